@@ -1,0 +1,42 @@
+# dicelab: `make run` serves the app, `make test` runs every test. Both set themselves up.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PORT ?= 5006
+STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
+
+.PHONY: run test venv install install-test chromium bench clean
+
+$(PY):
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(TEST_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@ $(STAMP)
+
+install: $(STAMP)
+install-test: $(TEST_STAMP)
+
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Debian's chromium for the browser tests"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null; }
+
+run: install
+	@echo "dicelab: serving on http://localhost:$(PORT)/dicelab_app"
+	$(VENV)/bin/panel serve apps/dicelab_app.py --port $(PORT) --address 127.0.0.1 \
+	  --allow-websocket-origin=localhost:$(PORT) --allow-websocket-origin=127.0.0.1:$(PORT)
+
+test: install-test chromium
+	$(PY) -m pytest -n 2 -q
+
+bench: install-test
+	$(PY) benchmarks/run_all.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -1,0 +1,49 @@
+"""dicelab: play and understand dice games (Bones, Thousand, Under40, Yahtzee)."""
+from __future__ import annotations
+
+from .actions import Reroll, Roll, Score, Stand, parse_action
+from .errors import RuleError
+from .games import GAMES, Game, Seat, load_game, new_game
+from .rules.common import RollScore
+
+__version__ = "0.1.0"
+VARIANTS = ("bones", "thousand", "under40", "yahtzee")
+
+
+def score(variant: str, dice, **settings) -> RollScore:
+    """Points of one roll and how many dice counted (``.points``, ``.counting``).
+
+    ``score("bones", [1, 1, 1, 5, 2])`` -> RollScore(points=1050, counting=4, ...).
+    Settings: Bones ``preset="hypercard"|"french"``; Thousand and Under40 take none.
+    """
+    from .rules import bones, thousand, under40
+
+    if variant == "bones":
+        preset = settings.pop("preset", "hypercard")
+        _no_more(variant, settings)
+        return bones.score(dice, preset)
+    if variant in ("thousand", "under40"):
+        _no_more(variant, settings)
+        return (thousand if variant == "thousand" else under40).score(dice)
+    if variant == "yahtzee":
+        raise RuleError("a Yahtzee roll scores per box: use dicelab.yahtzee_boxes(dice)")
+    raise RuleError(f"unknown variant {variant!r}; score() knows bones, thousand, under40")
+
+
+def _no_more(variant: str, settings: dict) -> None:
+    if settings:
+        raise RuleError(f"{variant} scoring takes no setting {', '.join(sorted(settings))}")
+
+
+def yahtzee_boxes(dice, preset: str = "official") -> dict[str, int]:
+    """Box name -> points of five dice in every Yahtzee box (as printed on the card)."""
+    from .rules import yahtzee
+    from .settings import YahtzeeSettings
+
+    YahtzeeSettings(preset=preset)  # checks the preset name
+    return yahtzee.boxes(dice)
+
+
+__all__ = ["score", "yahtzee_boxes", "RollScore", "RuleError", "Roll", "Stand", "Reroll",
+           "Score", "parse_action", "new_game", "load_game", "Game", "Seat", "GAMES",
+           "VARIANTS"]

@@ -1,0 +1,119 @@
+"""The ``dicelab`` command: score, play, odds, solve."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .errors import RuleError
+
+VARIANTS = ("bones", "thousand", "under40", "yahtzee")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="dicelab", description="Play and understand dice games.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("score", help="score one roll")
+    s.add_argument("variant", choices=VARIANTS)
+    s.add_argument("dice", nargs="+", help="die values 1..6")
+    s.add_argument("--preset", help="bones: hypercard|french; yahtzee: official|seed")
+    s.add_argument("--json", action="store_true", help="print JSON")
+
+    s = sub.add_parser("play", help="play in the terminal")
+    s.add_argument("variant", choices=VARIANTS)
+    s.add_argument("--players", default=None,
+                   help='comma-separated names, e.g. "Ann,Bob" (bones, thousand, under40)')
+    s.add_argument("--rules", default="official", help="yahtzee: official|seed")
+    s.add_argument("--preset", default=None, help="bones: hypercard|french")
+    s.add_argument("--seed", type=int, default=None)
+
+    s = sub.add_parser("odds", help="exact odds tables")
+    s.add_argument("variant", choices=("bones", "thousand", "under40"))
+    s.add_argument("--dice", type=int, default=None)
+    s.add_argument("--turn-total", type=int, default=0)
+    s.add_argument("--banked", type=int, default=0)
+    s.add_argument("--min-on-board", type=int, default=None)
+    s.add_argument("--preset", default=None)
+    s.add_argument("--strategy", default=None)
+    s.add_argument("--score", type=int, default=0)
+    s.add_argument("--leader", type=int, default=None)
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("solve", help="solve a game exactly")
+    s.add_argument("variant", choices=("yahtzee",))
+    s.add_argument("--rules", default="official")
+    s.add_argument("--json", action="store_true")
+    return p
+
+
+def cmd_score(args) -> int:
+    from . import score, yahtzee_boxes
+
+    dice = args.dice
+    try:
+        dice = [int(d) for d in dice]
+    except ValueError:
+        raise RuleError(f"dice are whole numbers from 1 to 6, got {' '.join(args.dice)}") from None
+    if args.variant == "yahtzee":
+        boxes = yahtzee_boxes(dice, preset=args.preset or "official")
+        if args.json:
+            print(json.dumps({"boxes": boxes}))
+        else:
+            from .rules.yahtzee import LABELS
+
+            for box, pts in boxes.items():
+                print(f"{LABELS[box]:<16}{pts:>4}")
+        return 0
+    settings = {"preset": args.preset} if args.preset else {}
+    if args.preset and args.variant != "bones":
+        raise RuleError(f"{args.variant} has no presets")
+    sc = score(args.variant, dice, **settings)
+    if args.json:
+        print(json.dumps({"points": sc.points, "counting": sc.counting}))
+    else:
+        marks = " ".join(f"{d}{'*' if c else ''}" for d, c in zip(dice, sc.mask))
+        print(f"{marks}  ->  {sc.points} points, {sc.counting} counting "
+              f"{'die' if sc.counting == 1 else 'dice'}" + ("  (bust)" if sc.bust else ""))
+    return 0
+
+
+def cmd_play(args) -> int:
+    if args.variant == "yahtzee":
+        from .terminal.yahtzee import play
+    elif args.variant == "under40":
+        from .terminal.under40 import play
+    else:
+        from .terminal.fivedice import play
+    return play(args)
+
+
+def cmd_odds(args) -> int:
+    from .odds.cli import odds_command
+
+    return odds_command(args)
+
+
+def cmd_solve(args) -> int:
+    from .odds.cli import solve_command
+
+    return solve_command(args)
+
+
+COMMANDS = {"score": cmd_score, "play": cmd_play, "odds": cmd_odds, "solve": cmd_solve}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except RuleError as exc:
+        print(f"dicelab: {exc}", file=sys.stderr)
+        return 2
+    except (KeyboardInterrupt, EOFError):
+        print("\nbye", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

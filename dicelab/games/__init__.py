@@ -1,0 +1,7 @@
+"""Game models of every variant (param.Parameterized, one apply path)."""
+from .base import GAMES, Event, Game, GameView, Seat, load_game, new_game
+from .bones import BonesGame
+from .thousand import ThousandGame
+
+__all__ = ["GAMES", "Event", "Game", "GameView", "Seat", "load_game", "new_game",
+           "BonesGame", "ThousandGame"]

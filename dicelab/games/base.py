@@ -1,0 +1,329 @@
+"""The game model every variant shares (DESIGN.md "games").
+
+A game is (variant, settings, seats, seed, actions). Its whole state is one immutable value in
+the ``state`` parameter; ``apply`` computes the next state from the current one and commits it
+only when the action was legal, so a refused action changes nothing (RNG included).
+"""
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+import param
+
+from ..actions import Action, action_from_json, coerce
+from ..actions import to_json as action_to_json
+from ..dice import new_rng, roll
+from ..errors import RuleError
+from ..settings import Settings
+
+MAX_SEATS = 8
+MAX_NAME = 40
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A place at the table: a person, or a computer that holds any object returning an action
+    (a callable ``player(view)`` or an object with ``act(view)``)."""
+
+    name: str
+    player: Any = None
+    strategy: str | None = None  # the player's registry name, so a saved game can seat it again
+
+    def __post_init__(self):
+        name = " ".join(str(self.name).split())
+        if not name:
+            raise RuleError("a seat needs a name")
+        if len(name) > MAX_NAME:
+            raise RuleError(f"a name has at most {MAX_NAME} characters, got {len(name)}")
+        object.__setattr__(self, "name", name)
+        if self.strategy is None and self.player is not None:
+            object.__setattr__(self, "strategy", getattr(self.player, "spec", None))
+
+    @property
+    def is_computer(self) -> bool:
+        return self.player is not None or self.strategy is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "strategy": self.strategy}
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for the history, the terminal and the UI."""
+
+    kind: str
+    seat: int | None
+    text: str
+    data: dict = field(default_factory=dict, compare=False)
+
+
+class GameView:
+    """A read-only view of a game handed to computer players."""
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: "Game"):
+        object.__setattr__(self, "_game", game)
+
+    def __getattr__(self, name):
+        if name in ("apply", "play_computers", "param", "_rng"):
+            raise AttributeError(f"a computer player may not use game.{name}")
+        return getattr(self._game, name)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("the game view is read-only")
+
+
+def put(values: tuple, i: int, value) -> tuple:
+    """``values`` with item ``i`` replaced (states are immutable)."""
+    return values[:i] + (value,) + values[i + 1:]
+
+
+def make_seat(spec: Any) -> Seat:
+    if isinstance(spec, Seat):
+        return spec
+    if isinstance(spec, str):
+        return Seat(spec)
+    if isinstance(spec, dict):
+        return Seat(spec.get("name", ""), strategy=spec.get("strategy"))
+    if isinstance(spec, (tuple, list)) and len(spec) == 2:
+        return Seat(spec[0], player=spec[1])
+    raise RuleError(f"a seat is a name, a Seat, or (name, player); got {spec!r}")
+
+
+class Game(param.Parameterized):
+    """Base of the variants' game models (OpenSpiel-like state API)."""
+
+    variant: ClassVar[str] = ""
+    Settings: ClassVar[type[Settings]] = Settings
+    min_seats: ClassVar[int] = 1
+    rolloff_dice: ClassVar[int] = 1
+
+    settings = param.ClassSelector(class_=Settings, constant=True, doc="The rules in force.")
+    seats = param.List(constant=True, doc="The seats in play order.")
+    seed = param.Integer(constant=True, doc="Seed of the game's random generator.")
+    state = param.Parameter(doc="The whole state of play: an immutable value.")
+    version = param.Integer(default=0, doc="Counts applied actions; views depend on it.")
+
+    def __init__(self, seats=("Player 1",), settings: Settings | dict | None = None,
+                 seed: int | None = None, **setting_values):
+        if isinstance(settings, dict):
+            settings = self.Settings.from_dict({**settings, **setting_values})
+        elif settings is None:
+            settings = self.Settings(**setting_values)
+        elif setting_values:
+            raise RuleError("give settings either as an object or as keywords, not both")
+        else:
+            settings = settings.copy()
+        if not isinstance(settings, self.Settings):
+            raise RuleError(f"{self.variant} needs {self.Settings.__name__}, got "
+                            f"{type(settings).__name__}")
+        seats = [make_seat(s) for s in seats]
+        if not self.min_seats <= len(seats) <= MAX_SEATS:
+            raise RuleError(f"{self.variant} is played by {self.min_seats} to {MAX_SEATS} "
+                            f"players, got {len(seats)}")
+        if seed is None:
+            seed = secrets.randbits(63)
+        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+            raise RuleError(f"a seed is a whole number >= 0, got {seed!r}")
+        super().__init__(settings=settings, seats=seats, seed=int(seed))
+        self._rng = new_rng(self.seed)
+        self.actions: list[Action] = []
+        self.history: list[Event] = []
+        self.rolloff, starter = self._seating_rolloff()
+        self.state = self._initial_state(starter)
+        names = ", ".join(f"{self.seats[i].name} {'+'.join(map(str, r))}"
+                          for i, r in self.rolloff[0].items())
+        self.history.append(Event("rolloff", starter, f"Seating roll-off: {names}; "
+                                  f"{self.seats[starter].name} starts.",
+                                  {"rolls": self.rolloff}))
+
+    # ----- the state API --------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        return self.state.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.winner is not None or getattr(self.state, "over", False)
+
+    @property
+    def winner(self) -> int | None:
+        return self.state.winner
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def legal_actions(self) -> list[Action]:
+        return [] if self.is_over else self._legal_actions(self.state)
+
+    def is_legal(self, action) -> bool:
+        try:
+            self.check(action)
+        except RuleError:
+            return False
+        return True
+
+    def check(self, action) -> Action:
+        """Raise RuleError if ``action`` is not allowed now; return it as an Action."""
+        action = coerce(action)
+        snapshot = self._rng.bit_generator.state
+        try:
+            self._transition(self.state, action)
+        finally:
+            self._rng.bit_generator.state = snapshot
+        return action
+
+    def apply(self, action) -> list[Event]:
+        """Apply one action (an Action, its JSON dict or its text form); return what happened."""
+        action = coerce(action)
+        if self.is_over:
+            raise RuleError("the game is over: no more actions")
+        snapshot = self._rng.bit_generator.state
+        try:
+            state, events = self._transition(self.state, action)
+        except BaseException:
+            self._rng.bit_generator.state = snapshot  # a refused action consumes no dice
+            raise
+        self.actions.append(action)
+        self.history.extend(events)
+        self.param.update(state=state, version=self.version + 1)
+        return events
+
+    # ----- computer seats -------------------------------------------------------------------
+    def view(self) -> GameView:
+        return GameView(self)
+
+    def computer_action(self) -> Action | None:
+        """What the computer on turn would do now (None if a person is on turn)."""
+        if self.is_over:
+            return None
+        seat = self.seats[self.current_player]
+        if seat.player is None:
+            if seat.strategy is None:
+                return None
+            raise RuleError(f"{seat.name} plays strategy {seat.strategy!r}, which is not loaded")
+        player = seat.player
+        act = player if callable(player) and not hasattr(player, "act") else player.act
+        return coerce(act(self.view()))
+
+    def play_computers(self, max_actions: int = 100_000) -> list[Event]:
+        """Let computer seats act until a person is on turn or the game ends."""
+        events: list[Event] = []
+        for _ in range(max_actions):
+            action = self.computer_action()
+            if action is None:
+                break
+            events += self.apply(action)
+        return events
+
+    # ----- saving and replay ----------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {"dicelab": FORMAT, "variant": self.variant, "settings": self.settings.to_dict(),
+                "seats": [s.to_json() for s in self.seats], "seed": self.seed,
+                "actions": [action_to_json(a) for a in self.actions]}
+
+    def to_json(self, **kw) -> str:
+        return json.dumps(self.to_dict(), **kw)
+
+    def replay(self, n: int | None = None) -> "Game":
+        """A new game with the same seats, settings and seed, after the first n actions."""
+        game = type(self)(self.seats, self.settings, self.seed)
+        for action in self.actions[:n]:
+            game.apply(action)
+        return game
+
+    def copy(self) -> "Game":
+        return self.replay()
+
+    def snapshot(self) -> tuple:
+        """Everything that defines the game now (for tests of 'nothing changed')."""
+        return (self.state, json.dumps(self._rng.bit_generator.state, sort_keys=True),
+                tuple(self.actions), len(self.history), self.version)
+
+    def state_dict(self) -> dict[str, Any]:
+        return asdict(self.state)
+
+    # ----- for the variants -----------------------------------------------------------------
+    def _seating_rolloff(self) -> tuple[list[dict[int, tuple[int, ...]]], int]:
+        """Everyone rolls; highest starts; only those tied for highest roll again."""
+        rounds = []
+        contenders = list(range(len(self.seats)))
+        while True:
+            rolls = {i: roll(self._rng, self.rolloff_dice) for i in contenders}
+            rounds.append(rolls)
+            best = max(sum(r) for r in rolls.values())
+            contenders = [i for i, r in rolls.items() if sum(r) == best]
+            if len(contenders) == 1:
+                return rounds, contenders[0]
+
+    def _next_seat(self, seat: int) -> int:
+        return (seat + 1) % len(self.seats)
+
+    def _name(self, seat: int) -> str:
+        return self.seats[seat].name
+
+    def _initial_state(self, starter: int):
+        raise NotImplementedError
+
+    def _legal_actions(self, state) -> list[Action]:
+        raise NotImplementedError
+
+    def _transition(self, state, action: Action):
+        raise NotImplementedError
+
+    def __repr__(self):
+        return (f"<{type(self).__name__} {', '.join(self.names)} seed={self.seed} "
+                f"actions={len(self.actions)}{' over' if self.is_over else ''}>")
+
+
+GAMES: dict[str, type[Game]] = {}
+
+
+def register(cls: type[Game]) -> type[Game]:
+    GAMES[cls.variant] = cls
+    return cls
+
+
+def new_game(variant: str, seats=("Player 1",), settings=None, seed=None, **setting_values) -> Game:
+    if variant not in GAMES:
+        raise RuleError(f"unknown variant {variant!r}; the variants are {', '.join(GAMES)}")
+    return GAMES[variant](seats, settings, seed, **setting_values)
+
+
+def load_game(data: str | dict[str, Any], players=None) -> Game:
+    """Rebuild a saved game by replaying its actions; ``players`` maps strategy names to players
+    (default: the dicelab.players registry)."""
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise RuleError(f"not a saved dicelab game: {exc}") from None
+    if not isinstance(data, dict) or data.get("dicelab") != FORMAT:
+        raise RuleError("not a saved dicelab game (format 1)")
+    try:
+        variant = data["variant"]
+        seats = []
+        for s in data["seats"]:
+            strategy = s.get("strategy")
+            player = None
+            if strategy is not None:
+                if players is not None and strategy in players:
+                    player = players[strategy]
+                else:
+                    from ..players import make_player
+
+                    player = make_player(variant, strategy)
+            seats.append(Seat(s["name"], player=player, strategy=strategy))
+        game = new_game(variant, seats, data["settings"], data["seed"])
+        for a in data["actions"]:
+            game.apply(action_from_json(a))
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise RuleError(f"malformed saved game: {exc!r}") from None
+    return game

@@ -1,0 +1,68 @@
+"""Bones (RULES.md "Bones"): five dice, first to the target, final turns for the others."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ..rules import bones as rules
+from ..settings import BonesSettings
+from .base import Event, put as _put, register
+from .fivedice import FiveDiceGame, FiveDiceState
+
+
+@dataclass(frozen=True)
+class BonesState(FiveDiceState):
+    final_from: int | None = None      # who reached the target first: the others get one turn
+    reached_at: tuple[int, ...] = ()   # turn at which each total was reached (breaks ties)
+
+
+@register
+class BonesGame(FiveDiceGame):
+    """Bones: all counting dice are kept, hot dice may be rolled again, BONES is 10,000."""
+
+    variant = "bones"
+    Settings = BonesSettings
+    State = BonesState
+    rule_name = "Bones"
+
+    def score_roll(self, dice):
+        return rules.score(dice, self.settings.preset)
+
+    def choose_keepers(self) -> bool:
+        return self.settings.choose_keepers
+
+    def _initial_state(self, starter):
+        return replace(super()._initial_state(starter), reached_at=(0,) * len(self.seats))
+
+    def stand_minimum(self, state, seat):
+        if state.on_board[seat]:
+            return 0, "Bones"
+        return (self.settings.min_on_board,
+                f"Bones: to get on the board a turn needs {self.settings.min_on_board}")
+
+    def _bank(self, state, seat):
+        total = state.totals[seat] + state.turn_total
+        name = self._name(seat)
+        events = [Event("stand", seat, f"{name} stands and banks {state.turn_total}: "
+                        f"total {total:,}.", {"banked": state.turn_total, "total": total})]
+        state = replace(state, totals=_put(state.totals, seat, total),
+                        on_board=_put(state.on_board, seat, True),
+                        reached_at=_put(state.reached_at, seat, state.turn))
+        if state.final_from is None and total >= self.settings.target:
+            state = replace(state, final_from=seat)
+            if len(self.seats) > 1:
+                events.append(Event("final", seat, f"{name} reached {self.settings.target:,}: "
+                                    "every other player gets one final turn.", {}))
+        return state, events
+
+    def _after_turn(self, state, seat):
+        nxt = self._next_seat(seat)
+        if state.final_from is not None and nxt == state.final_from:
+            # highest total wins; a tie goes to the player who reached it first
+            winner = min(range(len(self.seats)),
+                         key=lambda i: (-state.totals[i], state.reached_at[i]))
+            return replace(state, winner=winner, phase="over")
+        return replace(state, current=nxt)
+
+    @property
+    def final_turns(self) -> bool:
+        return self.state.final_from is not None

@@ -1,0 +1,191 @@
+"""The five-dice push-your-luck engine shared by Bones and Thousand.
+
+The turn flow lives here once: roll the free dice, set the counting ones aside, bust on a roll
+with none, hot dice when all five have counted, stand to bank. A variant supplies its scoring,
+what a player must reach to stand, and what happens on a bust or a stand.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from ..actions import Action, Roll, Stand
+from ..dice import roll
+from ..errors import RuleError
+from ..rules.common import RollScore
+from .base import Event, Game
+
+
+@dataclass(frozen=True)
+class FiveDiceState:
+    current: int
+    totals: tuple[int, ...]
+    on_board: tuple[bool, ...]       # Bones: has banked a turn; Thousand: has opened
+    phase: str = "roll"              # roll: must roll; decide: may roll or stand
+    dice: tuple[int, ...] = ()       # the last roll of this turn
+    counting: tuple[bool, ...] = ()  # which of those dice count
+    roll_points: int = 0
+    kept: tuple[int, ...] = ()       # dice set aside since all five were last free
+    dice_left: int = 5               # dice the next roll throws
+    hot_dice: bool = False           # all five have counted: the next roll throws five again
+    turn_total: int = 0
+    turn: int = 0                    # turns finished in the game
+    winner: int | None = None
+    # before the last roll, so a choose_keepers player can set aside fewer dice
+    before_total: int = 0
+    before_kept: tuple[int, ...] = ()
+
+
+class FiveDiceGame(Game):
+    """Roll / Stand flow for five dice; variants override the hooks below."""
+
+    hot_dice_compulsory: ClassVar[bool] = False
+    rule_name: ClassVar[str] = ""
+
+    # ----- hooks ------------------------------------------------------------------------------
+    def score_roll(self, dice) -> RollScore:
+        raise NotImplementedError
+
+    def choose_keepers(self) -> bool:
+        return False
+
+    def stand_minimum(self, state, seat: int) -> tuple[int, str]:
+        """The turn total ``seat`` needs to stand now, and the rule that sets it."""
+        raise NotImplementedError
+
+    def _bust(self, state, seat: int) -> tuple[FiveDiceState, list[Event]]:
+        return state, []
+
+    def _bank(self, state, seat: int) -> tuple[FiveDiceState, list[Event]]:
+        raise NotImplementedError
+
+    def _after_turn(self, state, seat: int) -> FiveDiceState:
+        """Pass the dice on (the variant may end the game here)."""
+        return replace(state, current=self._next_seat(seat))
+
+    # ----- the flow ---------------------------------------------------------------------------
+    def _initial_state(self, starter: int):
+        n = len(self.seats)
+        return self.State(current=starter, totals=(0,) * n, on_board=(False,) * n)
+
+    def need_to_stand(self) -> tuple[int, str]:
+        """(turn total needed to stand, the rule's words) for the player on turn."""
+        return self.stand_minimum(self.state, self.state.current)
+
+    def _legal_actions(self, state) -> list[Action]:
+        actions: list[Action] = [Roll()]
+        if state.phase != "decide":
+            return actions
+        keeps = self._keep_choices(state) if self.choose_keepers() else [None]
+        actions = [Roll(keep=k) for k in keeps]
+        for k in keeps:
+            s = self._with_keep(state, k) if k is not None else state
+            if not (s.hot_dice and self.hot_dice_compulsory):
+                if s.turn_total >= self.stand_minimum(s, s.current)[0]:
+                    actions.append(Stand(keep=k))
+        return actions
+
+    def _keep_choices(self, state) -> list[tuple[int, ...] | None]:
+        """Every set of counting dice of the last roll that may be set aside (distinct values)."""
+        seen, out = set(), []
+        positions = range(len(state.dice))
+        for mask in range(1, 1 << len(state.dice)):
+            keep = tuple(p for p in positions if mask >> p & 1)
+            values = tuple(sorted(state.dice[p] for p in keep))
+            if values in seen:
+                continue
+            sc = self.score_roll(values)
+            if sc.counting == len(values):
+                seen.add(values)
+                out.append(keep)
+        return out
+
+    def _with_keep(self, state, keep: tuple[int, ...] | None):
+        """The state after setting aside ``keep`` (positions in the last roll) instead of all
+        counting dice."""
+        if keep is None:
+            return state
+        if state.phase != "decide" or not state.dice:
+            raise RuleError(f"{self.rule_name}: there is no roll to set dice aside from yet")
+        if not self.choose_keepers():
+            auto = tuple(i for i, c in enumerate(state.counting) if c)
+            if keep != auto:
+                raise RuleError(f"{self.rule_name}: all counting dice are kept automatically "
+                                f"(choose_keepers is off)")
+            return state
+        if not keep:
+            raise RuleError("choose_keepers: set aside at least one counting die")
+        if keep[-1] >= len(state.dice):
+            raise RuleError(f"choose_keepers: the last roll has {len(state.dice)} dice")
+        values = tuple(state.dice[p] for p in keep)
+        sc = self.score_roll(values)
+        if sc.counting != len(values):
+            raise RuleError(f"choose_keepers: only counting dice or whole groups may be set "
+                            f"aside; {' '.join(map(str, values))} has "
+                            f"{len(values) - sc.counting} die that does not count")
+        left = len(state.dice) - len(keep)
+        return replace(state, turn_total=state.before_total + sc.points,
+                       kept=state.before_kept + values, dice_left=left or 5, hot_dice=left == 0)
+
+    def _transition(self, state, action: Action):
+        if state.winner is not None:
+            raise RuleError("the game is over: no more actions")
+        seat = state.current
+        if isinstance(action, Roll):
+            return self._roll(self._with_keep(state, action.keep), seat)
+        if isinstance(action, Stand):
+            return self._stand(self._with_keep(state, action.keep), seat)
+        raise RuleError(f"{self.rule_name} has two actions, roll and stand; not {action!r}")
+
+    def _roll(self, state, seat: int):
+        if state.phase == "decide" and not state.dice:
+            raise RuleError("internal: decide without a roll")  # pragma: no cover
+        kept = () if state.hot_dice else state.kept
+        n = state.dice_left
+        dice = roll(self._rng, n)
+        sc = self.score_roll(dice)
+        name = self._name(seat)
+        shown = " ".join(map(str, dice))
+        if sc.bust:
+            lost = state.turn_total
+            events = [Event("bust", seat, f"{name} rolled {shown}: no counting die, bust"
+                            + (f" (loses {lost})" if lost else "") + ".",
+                            {"dice": dice, "lost": lost})]
+            state = replace(state, dice=dice, counting=sc.mask, roll_points=0, kept=kept,
+                            turn_total=0)
+            state, more = self._bust(state, seat)
+            return self._end_turn(state, seat), events + more
+        counted = tuple(d for d, c in zip(dice, sc.mask) if c)
+        left = n - sc.counting
+        hot = left == 0
+        new = replace(state, dice=dice, counting=sc.mask, roll_points=sc.points,
+                      kept=kept + counted, dice_left=left or 5, hot_dice=hot,
+                      turn_total=state.turn_total + sc.points,
+                      before_total=state.turn_total, before_kept=kept,
+                      phase="roll" if hot and self.hot_dice_compulsory else "decide")
+        text = (f"{name} rolled {shown}: {sc.points} from {sc.counting} "
+                f"counting {'die' if sc.counting == 1 else 'dice'}, turn total {new.turn_total}")
+        if hot:
+            text += "; hot dice, all five may be rolled again" if not self.hot_dice_compulsory \
+                else "; hot dice, all five must be rolled again"
+        return new, [Event("roll", seat, text + ".",
+                           {"dice": dice, "points": sc.points, "counting": sc.counting})]
+
+    def _stand(self, state, seat: int):
+        if state.phase == "roll":
+            if state.hot_dice and self.hot_dice_compulsory:
+                raise RuleError(f"{self.rule_name}: after hot dice all five must be rolled again")
+            raise RuleError("a turn begins with a roll: you may not stand before rolling")
+        need, rule = self.stand_minimum(state, seat)
+        if state.turn_total < need:
+            raise RuleError(f"{rule}: you need a turn total of {need} to stand, "
+                            f"you have {state.turn_total}")
+        state, events = self._bank(state, seat)
+        return self._end_turn(state, seat), events
+
+    def _end_turn(self, state, seat: int):
+        state = replace(state, phase="roll", kept=(), dice_left=5, hot_dice=False, turn_total=0,
+                        before_total=0, before_kept=(), turn=state.turn + 1)
+        if state.winner is not None:
+            return state
+        return self._after_turn(state, seat)

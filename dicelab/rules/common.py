@@ -1,0 +1,28 @@
+"""Value objects and helpers shared by the variants' scoring rules."""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class RollScore(NamedTuple):
+    """The score of one roll: its points, how many dice counted, and which ones (in roll order)."""
+
+    points: int
+    counting: int
+    mask: tuple[bool, ...] = ()
+
+    @property
+    def bust(self) -> bool:
+        return self.counting == 0
+
+
+def roll_score(dice: tuple[int, ...], points: int, counting_by_face: dict[int, int]) -> RollScore:
+    """Build a RollScore, marking the first counting dice of each face in roll order."""
+    left = dict(counting_by_face)
+    mask = []
+    for d in dice:
+        take = left.get(d, 0) > 0
+        if take:
+            left[d] -= 1
+        mask.append(take)
+    return RollScore(points, sum(counting_by_face.values()), tuple(mask))

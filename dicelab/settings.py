@@ -1,0 +1,171 @@
+"""Rules settings of each variant as param objects (RULES.md), with their named presets.
+
+Each parameter has bounds and a step so a settings panel can be generated with ``pn.Param``.
+"""
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import param
+
+from .errors import RuleError
+
+
+class Settings(param.Parameterized):
+    """Base: named presets, validation, and a plain-dict form for saving games."""
+
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {}
+    variant: ClassVar[str] = ""
+
+    def __init__(self, preset: str | None = None, **overrides):
+        unknown = set(overrides) - set(self.param) - {"name"}
+        if unknown:
+            raise RuleError(f"{self.variant} has no setting {', '.join(sorted(unknown))}; "
+                            f"its settings are {', '.join(self.names())}")
+        values: dict[str, Any] = {}
+        if self.PRESETS:
+            preset = preset or next(iter(self.PRESETS))
+            if preset not in self.PRESETS:
+                raise RuleError(f"{self.variant} presets are {', '.join(self.PRESETS)}; "
+                                f"unknown preset {preset!r}")
+            values = {"preset": preset, **self.PRESETS[preset]}
+        values.update(overrides)
+        try:
+            super().__init__(**values)
+        except (ValueError, TypeError) as exc:  # param's bounds and type checks
+            raise RuleError(f"{self.variant} setting: {exc}") from None
+        self.validate()
+
+    @classmethod
+    def names(cls) -> list[str]:
+        return [p for p in cls.param if p != "name"]
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {}
+        for p in self.names():
+            v = getattr(self, p)
+            out[p] = [list(x) for x in v] if p == "pits" else v
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Settings":
+        data = dict(data)
+        return cls(preset=data.pop("preset", None), **data)
+
+    def copy(self) -> "Settings":
+        return self.from_dict(self.to_dict())
+
+    def validate(self) -> None:
+        """Check what bounds alone cannot (steps, combinations); raise RuleError."""
+        for p in self.names():
+            par = self.param[p]
+            step = getattr(par, "step", None)
+            v = getattr(self, p)
+            if isinstance(par, param.Integer) and step and step > 1 and v % step:
+                raise RuleError(f"{self.variant} setting {p} moves in steps of {step}, got {v}")
+
+    def __eq__(self, other):
+        return type(self) is type(other) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self):
+        args = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items())
+        return f"{type(self).__name__}({args})"
+
+    __str__ = __repr__
+
+
+class BonesSettings(Settings):
+    variant = "bones"
+    PRESETS = {"hypercard": {}, "french": {"min_on_board": 600}}
+
+    preset = param.Selector(default="hypercard", objects=list(PRESETS),
+                            doc="hypercard: a fourth die of a kind counts only if it is a 1 or a 5; "
+                                "french: the whole group of three or more is set aside.")
+    choose_keepers = param.Boolean(default=False,
+                                   doc="The player picks which counting dice to set aside.")
+    min_on_board = param.Integer(default=600, bounds=(50, 700), step=50,
+                                 doc="Turn total needed to stand before first getting on the board "
+                                     "(50: any score). The french preset fixes 600.")
+    target = param.Integer(default=10_000, bounds=(500, 100_000), step=500,
+                           doc="Banked total that starts the final turns.")
+
+    def validate(self):
+        super().validate()
+        if self.preset == "french" and self.min_on_board != 600:
+            raise RuleError("the french preset fixes min_on_board at 600")
+
+
+class ThousandSettings(Settings):
+    variant = "thousand"
+
+    opening = param.Integer(default=50, bounds=(0, 500), step=5,
+                            doc="Turn total needed for a player's first stand.")
+    pits = param.List(default=[(200, 300), (600, 700)],
+                      doc="(low, high): a total t with low <= t < high may stand only by "
+                          "reaching high in one turn.")
+    barrel = param.Integer(default=880, bounds=(0, 5000), step=5,
+                           doc="Standing to this or more sets the total to it; 0: no barrel.")
+    target = param.Integer(default=1000, bounds=(100, 10_000), step=5, doc="Winning total.")
+    barrel_attempts = param.Integer(default=3, bounds=(1, 20), step=1,
+                                    doc="Turns on the barrel before falling off.")
+    barrel_fall = param.Integer(default=100, bounds=(0, 1000), step=5,
+                                doc="Points lost on falling off the barrel.")
+    bolts_per_penalty = param.Integer(default=3, bounds=(1, 20), step=1,
+                                      doc="Every this-many-th bolt in a row costs bolt_penalty.")
+    bolt_penalty = param.Integer(default=100, bounds=(0, 1000), step=50,
+                                 doc="Points lost for bolts in a row (50 is half a bolt, 0 off).")
+
+    def validate(self):
+        super().validate()
+        pits = []
+        for pit in self.pits:
+            try:
+                low, high = (int(x) for x in pit)
+            except (TypeError, ValueError):
+                raise RuleError(f"a pit is (low, high), got {pit!r}") from None
+            if not 0 <= low < high:
+                raise RuleError(f"a pit needs 0 <= low < high, got ({low}, {high})")
+            pits.append((low, high))
+        with param.parameterized.discard_events(self):
+            self.pits = pits
+        if self.barrel and self.barrel >= self.target:
+            raise RuleError(f"the barrel ({self.barrel}) must be below the target ({self.target})")
+
+
+class Under40Settings(Settings):
+    variant = "under40"
+
+    target = param.Integer(default=1000, bounds=(40, 100_000), step=10,
+                           doc="Total that wins at the end of a round.")
+
+
+class YahtzeeSettings(Settings):
+    variant = "yahtzee"
+    PRESETS = {
+        "official": {"rerolls": 2, "upper_bonus": 35, "yahtzee_bonus": 100, "joker": True},
+        "seed": {"rerolls": 3, "upper_bonus": 0, "yahtzee_bonus": 0, "joker": False},
+        "upper_bonus_only": {"rerolls": 2, "upper_bonus": 35, "yahtzee_bonus": 0, "joker": False},
+        "no_bonus": {"rerolls": 2, "upper_bonus": 0, "yahtzee_bonus": 0, "joker": False},
+    }
+
+    preset = param.Selector(default="official", objects=list(PRESETS),
+                            doc="official: 3 rolls, bonuses, forced joker; seed: seed 004 as "
+                                "written (4 rolls, no bonuses, no joker).")
+    rerolls = param.Integer(default=2, bounds=(0, 5), step=1,
+                            doc="Times a player may choose dice to roll again after the first roll.")
+    upper_bonus = param.Integer(default=35, bounds=(0, 100), step=5,
+                                doc="Bonus when Aces..Sixes reach the threshold (0: none).")
+    upper_bonus_threshold = param.Integer(default=63, bounds=(0, 105), step=1)
+    yahtzee_bonus = param.Integer(default=100, bounds=(0, 500), step=50,
+                                  doc="Bonus for each further Yahtzee once the box holds 50.")
+    joker = param.Boolean(default=True, doc="Forced joker rule for further Yahtzees.")
+    filled_box_wastes_round = param.Boolean(
+        default=False, doc="Seed 004's console: naming a filled box wastes the round.")
+
+
+SETTINGS: dict[str, type[Settings]] = {
+    "bones": BonesSettings, "thousand": ThousandSettings,
+    "under40": Under40Settings, "yahtzee": YahtzeeSettings,
+}
