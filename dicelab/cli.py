@@ -95,7 +95,7 @@ def cmd_odds(args) -> int:
 
 
 def cmd_solve(args) -> int:
-    from .odds.cli import solve_command
+    from .odds.solve_cli import solve_command
 
     return solve_command(args)
 

@@ -157,6 +157,11 @@ class Game(param.Parameterized):
         return self.state.winner
 
     @property
+    def winners(self) -> tuple[int, ...]:
+        """Everyone who shares the win (a Yahtzee tie); () while the game goes on."""
+        return () if self.state.winner is None else (self.state.winner,)
+
+    @property
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
 
