@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import secrets
 from dataclasses import asdict, dataclass, field
+from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -108,7 +109,6 @@ class Game(param.Parameterized):
     seats = param.List(constant=True, doc="The seats in play order.")
     seed = param.Integer(constant=True, doc="Seed of the game's random generator.")
     state = param.Parameter(doc="The whole state of play: an immutable value.")
-    version = param.Integer(default=0, doc="Counts applied actions; views depend on it.")
 
     def __init__(self, seats=("Player 1",), settings: Settings | dict | None = None,
                  seed: int | None = None, **setting_values):
@@ -132,11 +132,15 @@ class Game(param.Parameterized):
         if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
             raise RuleError(f"a seed is a whole number >= 0, got {seed!r}")
         super().__init__(settings=settings, seats=seats, seed=int(seed))
+        # plain-attribute copies for the hot path (param attribute access costs microseconds)
+        self.config = SimpleNamespace(**settings.to_dict())
+        self.n_seats = len(seats)
+        self._seats = tuple(seats)
         self._rng = new_rng(self.seed)
         self.actions: list[Action] = []
         self.history: list[Event] = []
         self.rolloff, starter = self._seating_rolloff()
-        self.state = self._initial_state(starter)
+        self._state = self.state = self._initial_state(starter)
         names = ", ".join(f"{self.seats[i].name} {'+'.join(map(str, r))}"
                           for i, r in self.rolloff[0].items())
         self.history.append(Event("rolloff", starter, f"Seating roll-off: {names}; "
@@ -146,27 +150,32 @@ class Game(param.Parameterized):
     # ----- the state API --------------------------------------------------------------------
     @property
     def current_player(self) -> int:
-        return self.state.current
+        return self._state.current
+
+    @property
+    def version(self) -> int:
+        """How many actions have been applied."""
+        return len(self.actions)
 
     @property
     def is_over(self) -> bool:
-        return self.state.winner is not None or getattr(self.state, "over", False)
+        return self._state.winner is not None or getattr(self._state, "over", False)
 
     @property
     def winner(self) -> int | None:
-        return self.state.winner
+        return self._state.winner
 
     @property
     def winners(self) -> tuple[int, ...]:
         """Everyone who shares the win (a Yahtzee tie); () while the game goes on."""
-        return () if self.state.winner is None else (self.state.winner,)
+        return () if self._state.winner is None else (self._state.winner,)
 
     @property
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
 
     def legal_actions(self) -> list[Action]:
-        return [] if self.is_over else self._legal_actions(self.state)
+        return [] if self.is_over else self._legal_actions(self._state)
 
     def is_legal(self, action) -> bool:
         try:
@@ -180,7 +189,7 @@ class Game(param.Parameterized):
         action = coerce(action)
         snapshot = self._rng.bit_generator.state
         try:
-            self._transition(self.state, action)
+            self._transition(self._state, action)
         finally:
             self._rng.bit_generator.state = snapshot
         return action
@@ -192,13 +201,13 @@ class Game(param.Parameterized):
             raise RuleError("the game is over: no more actions")
         snapshot = self._rng.bit_generator.state
         try:
-            state, events = self._transition(self.state, action)
+            state, events = self._transition(self._state, action)
         except BaseException:
             self._rng.bit_generator.state = snapshot  # a refused action consumes no dice
             raise
         self.actions.append(action)
         self.history.extend(events)
-        self.param.update(state=state, version=self.version + 1)
+        self._state = self.state = state
         return events
 
     # ----- computer seats -------------------------------------------------------------------
@@ -209,7 +218,7 @@ class Game(param.Parameterized):
         """What the computer on turn would do now (None if a person is on turn)."""
         if self.is_over:
             return None
-        seat = self.seats[self.current_player]
+        seat = self._seats[self.current_player]
         if seat.player is None:
             if seat.strategy is None:
                 return None
@@ -249,7 +258,7 @@ class Game(param.Parameterized):
 
     def snapshot(self) -> tuple:
         """Everything that defines the game now (for tests of 'nothing changed')."""
-        return (self.state, json.dumps(self._rng.bit_generator.state, sort_keys=True),
+        return (self._state, json.dumps(self._rng.bit_generator.state, sort_keys=True),
                 tuple(self.actions), len(self.history), self.version)
 
     def state_dict(self) -> dict[str, Any]:
@@ -269,10 +278,10 @@ class Game(param.Parameterized):
                 return rounds, contenders[0]
 
     def _next_seat(self, seat: int) -> int:
-        return (seat + 1) % len(self.seats)
+        return (seat + 1) % self.n_seats
 
     def _name(self, seat: int) -> str:
-        return self.seats[seat].name
+        return self._seats[seat].name
 
     def _initial_state(self, starter: int):
         raise NotImplementedError

@@ -25,19 +25,19 @@ class BonesGame(FiveDiceGame):
     rule_name = "Bones"
 
     def score_roll(self, dice):
-        return rules.score(dice, self.settings.preset)
+        return rules.score(dice, self.config.preset)
 
     def choose_keepers(self) -> bool:
-        return self.settings.choose_keepers
+        return self.config.choose_keepers
 
     def _initial_state(self, starter):
-        return replace(super()._initial_state(starter), reached_at=(0,) * len(self.seats))
+        return replace(super()._initial_state(starter), reached_at=(0,) * self.n_seats)
 
     def stand_minimum(self, state, seat):
         if state.on_board[seat]:
             return 0, "Bones"
-        return (self.settings.min_on_board,
-                f"Bones: to get on the board a turn needs {self.settings.min_on_board}")
+        return (self.config.min_on_board,
+                f"Bones: to get on the board a turn needs {self.config.min_on_board}")
 
     def _bank(self, state, seat):
         total = state.totals[seat] + state.turn_total
@@ -47,10 +47,10 @@ class BonesGame(FiveDiceGame):
         state = replace(state, totals=_put(state.totals, seat, total),
                         on_board=_put(state.on_board, seat, True),
                         reached_at=_put(state.reached_at, seat, state.turn))
-        if state.final_from is None and total >= self.settings.target:
+        if state.final_from is None and total >= self.config.target:
             state = replace(state, final_from=seat)
-            if len(self.seats) > 1:
-                events.append(Event("final", seat, f"{name} reached {self.settings.target:,}: "
+            if self.n_seats > 1:
+                events.append(Event("final", seat, f"{name} reached {self.config.target:,}: "
                                     "every other player gets one final turn.", {}))
         return state, events
 
@@ -58,11 +58,11 @@ class BonesGame(FiveDiceGame):
         nxt = self._next_seat(seat)
         if state.final_from is not None and nxt == state.final_from:
             # highest total wins; a tie goes to the player who reached it first
-            winner = min(range(len(self.seats)),
+            winner = min(range(self.n_seats),
                          key=lambda i: (-state.totals[i], state.reached_at[i]))
             return replace(state, winner=winner, phase="over")
         return replace(state, current=nxt)
 
     @property
     def final_turns(self) -> bool:
-        return self.state.final_from is not None
+        return self._state.final_from is not None

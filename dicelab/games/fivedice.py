@@ -65,12 +65,12 @@ class FiveDiceGame(Game):
 
     # ----- the flow ---------------------------------------------------------------------------
     def _initial_state(self, starter: int):
-        n = len(self.seats)
+        n = self.n_seats
         return self.State(current=starter, totals=(0,) * n, on_board=(False,) * n)
 
     def need_to_stand(self) -> tuple[int, str]:
         """(turn total needed to stand, the rule's words) for the player on turn."""
-        return self.stand_minimum(self.state, self.state.current)
+        return self.stand_minimum(self._state, self._state.current)
 
     def _legal_actions(self, state) -> list[Action]:
         actions: list[Action] = [Roll()]

@@ -30,18 +30,18 @@ class ThousandGame(FiveDiceGame):
         return rules.score(dice)
 
     def _initial_state(self, starter):
-        n = len(self.seats)
+        n = self.n_seats
         return replace(super()._initial_state(starter), bolts=(0,) * n,
                        on_barrel=(False,) * n, barrel_turns=(0,) * n)
 
     def pit(self, total: int) -> tuple[int, int] | None:
-        for low, high in self.settings.pits:
+        for low, high in self.config.pits:
             if low <= total < high:
                 return low, high
         return None
 
     def stand_minimum(self, state, seat):
-        s = self.settings
+        s = self.config
         total = state.totals[seat]
         needs = [(0, "Thousand")]
         if not state.on_board[seat]:
@@ -55,7 +55,7 @@ class ThousandGame(FiveDiceGame):
         return max(needs, key=lambda n: n[0])
 
     def _bank(self, state, seat):
-        s = self.settings
+        s = self.config
         name = self._name(seat)
         total = state.totals[seat] + state.turn_total
         state = replace(state, on_board=_put(state.on_board, seat, True),
@@ -80,7 +80,7 @@ class ThousandGame(FiveDiceGame):
                              {"banked": state.turn_total, "total": total})]
 
     def _bust(self, state, seat):
-        s = self.settings
+        s = self.config
         name = self._name(seat)
         if state.on_barrel[seat]:
             tries = state.barrel_turns[seat] + 1
@@ -109,9 +109,9 @@ class ThousandGame(FiveDiceGame):
 
     def status(self, seat: int) -> dict:
         """What the status column shows for a player."""
-        st = self.state
+        st = self._state
         return {"opened": st.on_board[seat], "pit": self.pit(st.totals[seat]),
                 "on_barrel": st.on_barrel[seat],
-                "barrel_attempts_left": self.settings.barrel_attempts - st.barrel_turns[seat]
+                "barrel_attempts_left": self.config.barrel_attempts - st.barrel_turns[seat]
                 if st.on_barrel[seat] else None,
                 "bolts": st.bolts[seat]}

@@ -1,0 +1,57 @@
+"""Shared test helpers: rigged dice and direct state set-up."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from dicelab.errors import RuleError
+
+
+class Rigged:
+    """Replaces a game module's ``roll`` with a script of rolls (then falls back to the RNG)."""
+
+    def __init__(self):
+        self.script: list[tuple[int, ...]] = []
+
+    def __call__(self, rng, n):
+        if self.script:
+            dice = tuple(self.script.pop(0))
+            assert len(dice) == n, f"scripted roll {dice} but the game throws {n} dice"
+            rng.integers(1, 7, size=n)  # keep the generator moving as a real roll would
+            return dice
+        return tuple(int(v) for v in rng.integers(1, 7, size=n))
+
+    def add(self, *rolls):
+        self.script.extend(tuple(r) for r in rolls)
+
+
+@pytest.fixture
+def rig(monkeypatch):
+    """``rig(module).add((1, 5, 2, 3, 4), ...)`` scripts the next rolls of that game module."""
+    made = {}
+
+    def for_module(module):
+        if module not in made:
+            made[module] = Rigged()
+            monkeypatch.setattr(module, "roll", made[module])
+        return made[module]
+
+    return for_module
+
+
+def set_state(game, **changes):
+    """Put a game into a chosen situation (tests only)."""
+    game._state = game.state = replace(game.state, **changes)
+    return game
+
+
+def assert_refused(game, action, *words):
+    """The action raises a RuleError naming the rule, and nothing changes."""
+    before = game.snapshot()
+    with pytest.raises(RuleError) as err:
+        game.apply(action)
+    assert game.snapshot() == before
+    for w in words:
+        assert w.lower() in str(err.value).lower(), (w, str(err.value))
+    return err.value
