@@ -26,6 +26,10 @@ def _parser() -> argparse.ArgumentParser:
                    help='comma-separated names, e.g. "Ann,Bob" (bones, thousand, under40)')
     s.add_argument("--rules", default="official", help="yahtzee: official|seed")
     s.add_argument("--preset", default=None, help="bones: hypercard|french")
+    s.add_argument("--target", type=int, default=None, help="points that win the game")
+    s.add_argument("--min-on-board", type=int, default=None, help="bones: 50..700")
+    s.add_argument("--choose-keepers", action="store_true",
+                   help="bones: choose which counting dice to set aside")
     s.add_argument("--seed", type=int, default=None)
 
     s = sub.add_parser("odds", help="exact odds tables")
@@ -113,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     except (KeyboardInterrupt, EOFError):
         print("\nbye", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into e.g. head
+        return 0
 
 
 if __name__ == "__main__":

@@ -158,7 +158,8 @@ def test_without_choose_keepers_keep_must_be_all_counting(rig):
     rig(fivedice).add((1, 1, 5, 2, 3))
     g.apply(Roll())
     assert_refused(g, Roll(keep=(0,)), "automatically")
-    g.apply(Roll(keep=(0, 1, 2)))
+    assert_refused(g, Roll(keep=(0, 1, 2)), "automatically")
+    g.apply(Roll())
 
 
 def test_rolloff_picks_the_highest():

@@ -80,6 +80,17 @@ class GameView:
         raise AttributeError("the game view is read-only")
 
 
+def evolve(state, **changes):
+    """A copy of a frozen dataclass state with some fields changed (dataclasses.replace,
+    without re-running __init__: it is on the hot path of every action)."""
+    if not changes.keys() <= state.__dataclass_fields__.keys():
+        raise TypeError(f"no fields {set(changes) - state.__dataclass_fields__.keys()}")
+    new = object.__new__(type(state))
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
 def put(values: tuple, i: int, value) -> tuple:
     """``values`` with item ``i`` replaced (states are immutable)."""
     return values[:i] + (value,) + values[i + 1:]
@@ -169,6 +180,10 @@ class Game(param.Parameterized):
     def winners(self) -> tuple[int, ...]:
         """Everyone who shares the win (a Yahtzee tie); () while the game goes on."""
         return () if self._state.winner is None else (self._state.winner,)
+
+    def totals(self) -> tuple[int, ...]:
+        """Every seat's game total now."""
+        return self._state.totals
 
     @property
     def names(self) -> list[str]:

@@ -1,11 +1,11 @@
 """Bones (RULES.md "Bones"): five dice, first to the target, final turns for the others."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..rules import bones as rules
 from ..settings import BonesSettings
-from .base import Event, put as _put, register
+from .base import Event, evolve, put as _put, register
 from .fivedice import FiveDiceGame, FiveDiceState
 
 
@@ -31,7 +31,7 @@ class BonesGame(FiveDiceGame):
         return self.config.choose_keepers
 
     def _initial_state(self, starter):
-        return replace(super()._initial_state(starter), reached_at=(0,) * self.n_seats)
+        return evolve(super()._initial_state(starter), reached_at=(0,) * self.n_seats)
 
     def stand_minimum(self, state, seat):
         if state.on_board[seat]:
@@ -44,11 +44,11 @@ class BonesGame(FiveDiceGame):
         name = self._name(seat)
         events = [Event("stand", seat, f"{name} stands and banks {state.turn_total}: "
                         f"total {total:,}.", {"banked": state.turn_total, "total": total})]
-        state = replace(state, totals=_put(state.totals, seat, total),
+        state = evolve(state, totals=_put(state.totals, seat, total),
                         on_board=_put(state.on_board, seat, True),
                         reached_at=_put(state.reached_at, seat, state.turn))
         if state.final_from is None and total >= self.config.target:
-            state = replace(state, final_from=seat)
+            state = evolve(state, final_from=seat)
             if self.n_seats > 1:
                 events.append(Event("final", seat, f"{name} reached {self.config.target:,}: "
                                     "every other player gets one final turn.", {}))
@@ -60,8 +60,8 @@ class BonesGame(FiveDiceGame):
             # highest total wins; a tie goes to the player who reached it first
             winner = min(range(self.n_seats),
                          key=lambda i: (-state.totals[i], state.reached_at[i]))
-            return replace(state, winner=winner, phase="over")
-        return replace(state, current=nxt)
+            return evolve(state, winner=winner, phase="over")
+        return evolve(state, current=nxt)
 
     @property
     def final_turns(self) -> bool:

@@ -6,14 +6,14 @@ what a player must reach to stand, and what happens on a bust or a stand.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import ClassVar
 
 from ..actions import Action, Roll, Stand
 from ..dice import roll
 from ..errors import RuleError
 from ..rules.common import RollScore
-from .base import Event, Game
+from .base import Event, Game, evolve
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ class FiveDiceGame(Game):
 
     def _after_turn(self, state, seat: int) -> FiveDiceState:
         """Pass the dice on (the variant may end the game here)."""
-        return replace(state, current=self._next_seat(seat))
+        return evolve(state, current=self._next_seat(seat))
 
     # ----- the flow ---------------------------------------------------------------------------
     def _initial_state(self, starter: int):
@@ -73,31 +73,29 @@ class FiveDiceGame(Game):
         return self.stand_minimum(self._state, self._state.current)
 
     def _legal_actions(self, state) -> list[Action]:
-        actions: list[Action] = [Roll()]
         if state.phase != "decide":
-            return actions
-        keeps = self._keep_choices(state) if self.choose_keepers() else [None]
-        actions = [Roll(keep=k) for k in keeps]
-        for k in keeps:
-            s = self._with_keep(state, k) if k is not None else state
-            if not (s.hot_dice and self.hot_dice_compulsory):
-                if s.turn_total >= self.stand_minimum(s, s.current)[0]:
-                    actions.append(Stand(keep=k))
+            return [Roll()]
+        actions: list[Action] = [Roll()]
+        need = self.stand_minimum(state, state.current)[0]
+        if not (state.hot_dice and self.hot_dice_compulsory) and state.turn_total >= need:
+            actions.append(Stand())
+        if self.choose_keepers():  # None keeps every counting die; these are the choices
+            for keep, points in self._keep_choices(state):
+                actions.append(Roll(keep=keep))
+                if state.before_total + points >= need:
+                    actions.append(Stand(keep=keep))
         return actions
 
-    def _keep_choices(self, state) -> list[tuple[int, ...] | None]:
-        """Every set of counting dice of the last roll that may be set aside (distinct values)."""
-        seen, out = set(), []
+    def _keep_choices(self, state) -> list[tuple[tuple[int, ...], int]]:
+        """Every set of positions in the last roll that may be set aside (counting dice only),
+        with its points."""
+        out = []
         positions = range(len(state.dice))
         for mask in range(1, 1 << len(state.dice)):
             keep = tuple(p for p in positions if mask >> p & 1)
-            values = tuple(sorted(state.dice[p] for p in keep))
-            if values in seen:
-                continue
-            sc = self.score_roll(values)
-            if sc.counting == len(values):
-                seen.add(values)
-                out.append(keep)
+            sc = self.score_roll(tuple(state.dice[p] for p in keep))
+            if sc.counting == len(keep):
+                out.append((keep, sc.points))
         return out
 
     def _with_keep(self, state, keep: tuple[int, ...] | None):
@@ -108,11 +106,8 @@ class FiveDiceGame(Game):
         if state.phase != "decide" or not state.dice:
             raise RuleError(f"{self.rule_name}: there is no roll to set dice aside from yet")
         if not self.choose_keepers():
-            auto = tuple(i for i, c in enumerate(state.counting) if c)
-            if keep != auto:
-                raise RuleError(f"{self.rule_name}: all counting dice are kept automatically "
-                                f"(choose_keepers is off)")
-            return state
+            raise RuleError(f"{self.rule_name}: all counting dice are kept automatically "
+                            f"(choose_keepers is off)")
         if not keep:
             raise RuleError("choose_keepers: set aside at least one counting die")
         if keep[-1] >= len(state.dice):
@@ -124,7 +119,7 @@ class FiveDiceGame(Game):
                             f"aside; {' '.join(map(str, values))} has "
                             f"{len(values) - sc.counting} die that does not count")
         left = len(state.dice) - len(keep)
-        return replace(state, turn_total=state.before_total + sc.points,
+        return evolve(state, turn_total=state.before_total + sc.points,
                        kept=state.before_kept + values, dice_left=left or 5, hot_dice=left == 0)
 
     def _transition(self, state, action: Action):
@@ -150,15 +145,15 @@ class FiveDiceGame(Game):
             lost = state.turn_total
             events = [Event("bust", seat, f"{name} rolled {shown}: no counting die, bust"
                             + (f" (loses {lost})" if lost else "") + ".",
-                            {"dice": dice, "lost": lost})]
-            state = replace(state, dice=dice, counting=sc.mask, roll_points=0, kept=kept,
+                            {"dice": dice, "mask": sc.mask, "lost": lost})]
+            state = evolve(state, dice=dice, counting=sc.mask, roll_points=0, kept=kept,
                             turn_total=0)
             state, more = self._bust(state, seat)
             return self._end_turn(state, seat), events + more
         counted = tuple(d for d, c in zip(dice, sc.mask) if c)
         left = n - sc.counting
         hot = left == 0
-        new = replace(state, dice=dice, counting=sc.mask, roll_points=sc.points,
+        new = evolve(state, dice=dice, counting=sc.mask, roll_points=sc.points,
                       kept=kept + counted, dice_left=left or 5, hot_dice=hot,
                       turn_total=state.turn_total + sc.points,
                       before_total=state.turn_total, before_kept=kept,
@@ -169,7 +164,8 @@ class FiveDiceGame(Game):
             text += "; hot dice, all five may be rolled again" if not self.hot_dice_compulsory \
                 else "; hot dice, all five must be rolled again"
         return new, [Event("roll", seat, text + ".",
-                           {"dice": dice, "points": sc.points, "counting": sc.counting})]
+                           {"dice": dice, "mask": sc.mask, "points": sc.points,
+                            "counting": sc.counting})]
 
     def _stand(self, state, seat: int):
         if state.phase == "roll":
@@ -184,7 +180,7 @@ class FiveDiceGame(Game):
         return self._end_turn(state, seat), events
 
     def _end_turn(self, state, seat: int):
-        state = replace(state, phase="roll", kept=(), dice_left=5, hot_dice=False, turn_total=0,
+        state = evolve(state, phase="roll", kept=(), dice_left=5, hot_dice=False, turn_total=0,
                         before_total=0, before_kept=(), turn=state.turn + 1)
         if state.winner is not None:
             return state

@@ -1,11 +1,11 @@
 """Thousand, "1000" (RULES.md "Thousand"): opening, pits, the barrel and bolts."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..rules import thousand as rules
 from ..settings import ThousandSettings
-from .base import Event, put as _put, register
+from .base import Event, evolve, put as _put, register
 from .fivedice import FiveDiceGame, FiveDiceState
 
 
@@ -31,7 +31,7 @@ class ThousandGame(FiveDiceGame):
 
     def _initial_state(self, starter):
         n = self.n_seats
-        return replace(super()._initial_state(starter), bolts=(0,) * n,
+        return evolve(super()._initial_state(starter), bolts=(0,) * n,
                        on_barrel=(False,) * n, barrel_turns=(0,) * n)
 
     def pit(self, total: int) -> tuple[int, int] | None:
@@ -58,22 +58,22 @@ class ThousandGame(FiveDiceGame):
         s = self.config
         name = self._name(seat)
         total = state.totals[seat] + state.turn_total
-        state = replace(state, on_board=_put(state.on_board, seat, True),
+        state = evolve(state, on_board=_put(state.on_board, seat, True),
                         bolts=_put(state.bolts, seat, 0))
         text = f"{name} stands with {state.turn_total}"
         if state.on_barrel[seat] or (not s.barrel and total >= s.target):
-            state = replace(state, totals=_put(state.totals, seat, total), winner=seat,
+            state = evolve(state, totals=_put(state.totals, seat, total), winner=seat,
                             phase="over")
             return state, [Event("win", seat, f"{text}: {total} — {name} wins!",
                                  {"total": total})]
         if s.barrel and total >= s.barrel:
-            state = replace(state, totals=_put(state.totals, seat, s.barrel),
+            state = evolve(state, totals=_put(state.totals, seat, s.barrel),
                             on_barrel=_put(state.on_barrel, seat, True),
                             barrel_turns=_put(state.barrel_turns, seat, 0))
             return state, [Event("barrel", seat, f"{text}: on the barrel at {s.barrel}; "
                                  f"{s.barrel_attempts} turns to reach {s.target}.",
                                  {"total": s.barrel})]
-        state = replace(state, totals=_put(state.totals, seat, total))
+        state = evolve(state, totals=_put(state.totals, seat, total))
         pit = self.pit(total)
         return state, [Event("stand", seat, f"{text}: total {total}"
                              + (f" (in the pit {pit[0]}-{pit[1]})" if pit else "") + ".",
@@ -85,11 +85,11 @@ class ThousandGame(FiveDiceGame):
         if state.on_barrel[seat]:
             tries = state.barrel_turns[seat] + 1
             if tries < s.barrel_attempts:
-                return replace(state, barrel_turns=_put(state.barrel_turns, seat, tries)), [
+                return evolve(state, barrel_turns=_put(state.barrel_turns, seat, tries)), [
                     Event("barrel_attempt", seat, f"{name}: barrel attempt {tries} of "
                           f"{s.barrel_attempts} failed.", {"attempt": tries})]
             total = state.totals[seat] - s.barrel_fall
-            return replace(state, totals=_put(state.totals, seat, total),
+            return evolve(state, totals=_put(state.totals, seat, total),
                            on_barrel=_put(state.on_barrel, seat, False),
                            barrel_turns=_put(state.barrel_turns, seat, 0)), [
                 Event("fall", seat, f"{name} falls off the barrel after {tries} attempts: "
@@ -99,13 +99,13 @@ class ThousandGame(FiveDiceGame):
                         {"bolts": bolts})]
         if bolts >= s.bolts_per_penalty:
             total = state.totals[seat] - s.bolt_penalty
-            state = replace(state, totals=_put(state.totals, seat, total))
+            state = evolve(state, totals=_put(state.totals, seat, total))
             bolts = 0
             if s.bolt_penalty:
                 events.append(Event("penalty", seat, f"{name} loses {s.bolt_penalty} for "
                                     f"{s.bolts_per_penalty} bolts in a row: total {total}.",
                                     {"total": total}))
-        return replace(state, bolts=_put(state.bolts, seat, bolts)), events
+        return evolve(state, bolts=_put(state.bolts, seat, bolts)), events
 
     def status(self, seat: int) -> dict:
         """What the status column shows for a player."""

@@ -1,0 +1,182 @@
+"""Hot-seat terminal play of Bones and Thousand (``dicelab play bones|thousand``)."""
+from __future__ import annotations
+
+import sys
+
+from ..actions import Roll, Stand
+from ..errors import RuleError
+from ..games import new_game
+from ..games.base import Seat
+
+HELP = ("r or . rolls, s or 0 stands, q quits. With choose_keepers add the positions of the "
+        "counting dice to set aside: 'r 1 3'.")
+
+
+def parse_seats(text: str | None, variant: str, default=("Player 1", "Player 2")) -> list[Seat]:
+    """"Ann,Bob,Cpu=chicken": people by name, computers as name=strategy."""
+    from ..players import make_player
+
+    names = [n.strip() for n in (text.split(",") if text else default) if n.strip()]
+    seats = []
+    for n in names:
+        if "=" in n:
+            name, strategy = (x.strip() for x in n.split("=", 1))
+            seats.append(Seat(name, player=make_player(variant, strategy), strategy=strategy))
+        else:
+            seats.append(Seat(n))
+    return seats
+
+
+def dice_line(dice, mask) -> str:
+    top = "  ".join(f"[{d}]" for d in dice)
+    marks = "  ".join(" ✓ " if m else "   " for m in mask)
+    return f"  {top}\n  {marks.rstrip()}"
+
+
+class FiveDiceTerminal:
+    def __init__(self, game, stdin, stdout):
+        self.game, self.stdin, self.out = game, stdin, stdout
+
+    def say(self, text=""):
+        print(text, file=self.out, flush=True)
+
+    def ask(self, prompt: str) -> str:
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.stdin.readline()
+        if not line:
+            raise EOFError
+        return line.strip()
+
+    def title(self) -> str:
+        g, c = self.game, self.game.config
+        if g.variant == "bones":
+            extra = " · you choose the dice to keep" if c.choose_keepers else ""
+            return (f"Bones · {c.preset} rules · on the board at {c.min_on_board} · "
+                    f"target {c.target:,}{extra}")
+        pits = ", ".join(f"{a}-{b}" for a, b in c.pits) or "none"
+        return (f"Thousand · opening {c.opening} · pits {pits} · barrel {c.barrel or 'off'} · "
+                f"target {c.target}")
+
+    def status(self, seat: int) -> str:
+        g, st = self.game, self.game.state
+        if g.variant == "bones":
+            return "on the board" if st.on_board[seat] else "not on the board"
+        s = g.status(seat)
+        parts = ["opened" if s["opened"] else "not opened"]
+        if s["pit"]:
+            parts.append(f"in the pit {s['pit'][0]}-{s['pit'][1]} (shovel)")
+        if s["on_barrel"]:
+            parts.append(f"on the barrel, {s['barrel_attempts_left']} attempts left")
+        if s["bolts"]:
+            parts.append(f"bolts {'⚡' * s['bolts']} ({s['bolts']})")
+        return ", ".join(parts)
+
+    def scoreboard(self):
+        st = self.game.state
+        for i, seat in enumerate(self.game.seats):
+            mark = "▶" if i == st.current and not self.game.is_over else " "
+            who = f"{seat.name}{' (computer)' if seat.is_computer else ''}"
+            self.say(f" {mark} {who:<24}{st.totals[i]:>8,}   {self.status(i)}")
+
+    def hint(self) -> str:
+        g, st = self.game, self.game.state
+        need, rule = g.need_to_stand()
+        left = f"{st.dice_left} {'die' if st.dice_left == 1 else 'dice'} to roll"
+        text = f"  turn total {st.turn_total} · {left}"
+        if st.hot_dice:
+            text += " (hot dice: all five again" + (", compulsory)" if g.hot_dice_compulsory
+                                                    else ")")
+        if st.turn_total < need:
+            text += f"\n  To stand you need {need} this turn ({rule.split(': ', 1)[-1]})."
+        elif not (st.hot_dice and g.hot_dice_compulsory):
+            text += "\n  You may stand."
+        return text
+
+    def show_events(self, events):
+        for e in events:
+            if e.kind in ("roll", "bust"):
+                self.say(dice_line(e.data["dice"], e.data["mask"]))
+            self.say(e.text)
+
+    def person_turn(self):
+        g = self.game
+        while True:
+            st = g.state
+            if st.phase == "decide":
+                self.say(self.hint())
+            prompt = "[r]oll" if st.phase != "decide" else "[r]oll again or [s]tand"
+            answer = self.ask(f"{g.seats[st.current].name}, {prompt}? > ").lower()
+            words = answer.split()
+            if not words:
+                continue
+            head, rest = words[0], words[1:]
+            if head in ("q", "quit"):
+                raise KeyboardInterrupt
+            if head in ("h", "help", "?"):
+                self.say(HELP)
+                continue
+            if head in ("r", ".", "roll"):
+                kind = Roll
+            elif head in ("s", "0", "stand"):
+                kind = Stand
+            else:
+                self.say(f"Please type r to roll or s to stand ({HELP})")
+                continue
+            try:
+                keep = None
+                if rest:
+                    digits = [c for w in rest for c in w.replace(",", "") if c != "keep"]
+                    if any(not c.isdigit() for c in digits):
+                        raise RuleError("positions are digits 1 to 5, e.g. 'r 1 3'")
+                    keep = tuple(int(c) - 1 for c in digits)
+                events = g.apply(kind(keep=keep))
+            except RuleError as exc:
+                self.say(f"Not allowed: {exc}")
+                continue
+            return events
+
+    def run(self) -> int:
+        g = self.game
+        self.say(f"== {self.title()} ==")
+        self.say(g.history[0].text)
+        turn_seen = -1
+        while not g.is_over:
+            st = g.state
+            if st.turn != turn_seen:
+                turn_seen = st.turn
+                self.say("")
+                self.scoreboard()
+                if getattr(st, "final_from", None) is not None:
+                    self.say("  Final turns: this is the last turn for this player.")
+                self.say(f"--- {g.seats[st.current].name}'s turn ---")
+            if g.seats[st.current].is_computer:
+                events = g.apply(g.computer_action())
+            else:
+                events = self.person_turn()
+            self.show_events(events)
+        self.say("")
+        self.scoreboard()
+        self.say(f"{g.seats[g.winner].name} wins with {g.state.totals[g.winner]:,}!")
+        return 0
+
+
+def play(args, stdin=None, stdout=None) -> int:
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    settings = {}
+    if getattr(args, "preset", None):
+        settings["preset"] = args.preset
+    for key in ("target", "min_on_board"):
+        if getattr(args, key, None) is not None:
+            settings[key] = getattr(args, key)
+    if getattr(args, "choose_keepers", False):
+        settings["choose_keepers"] = True
+    game = new_game(args.variant, parse_seats(args.players, args.variant), seed=args.seed,
+                    **settings)
+    term = FiveDiceTerminal(game, stdin, stdout)
+    try:
+        return term.run()
+    except (EOFError, KeyboardInterrupt):
+        term.say("\nGame left unfinished. Bye!")
+        return 0
