@@ -10,7 +10,8 @@ import numpy as np
 
 from ..errors import RuleError
 
-REGISTRY: dict[tuple[str, str], Callable[[], object]] = {}
+# (variant or "*", name) -> factory(spec); a spec is "name" or "name:options"
+REGISTRY: dict[tuple[str, str], Callable[[str], object]] = {}
 
 
 def register(variant: str, name: str):
@@ -22,16 +23,23 @@ def register(variant: str, name: str):
 
 def make_player(variant: str, spec: str):
     """A new computer player for ``variant`` by name ("random", "chicken", ...)."""
-    name = str(spec)
+    _load()
+    name = str(spec).split(":", 1)[0]
     for key in ((variant, name), ("*", name)):
         if key in REGISTRY:
-            return REGISTRY[key]()
+            return REGISTRY[key](str(spec))
     names = sorted({n for (v, n) in REGISTRY if v in (variant, "*")})
     raise RuleError(f"no computer player {spec!r} for {variant}; choose from {', '.join(names)}")
 
 
 def player_names(variant: str) -> list[str]:
+    _load()
     return sorted({n for (v, n) in REGISTRY if v in (variant, "*")})
+
+
+def _load():
+    """Import the modules that register players (kept lazy: players sit above odds)."""
+    from . import fivedice  # noqa: F401
 
 
 class RandomPlayer:
@@ -39,7 +47,8 @@ class RandomPlayer:
 
     spec = "random"
 
-    def __init__(self, seed: int | None = 0):
+    def __init__(self, seed: int | str | None = 0):
+        seed = None if isinstance(seed, str) else seed
         self.rng = np.random.default_rng(seed)
 
     def act(self, view):
