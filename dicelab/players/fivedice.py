@@ -24,7 +24,12 @@ class ThresholdPlayer(param.Parameterized):
 
     @property
     def spec(self) -> str:
+        named = STRATEGIES.get(self._variant, {}).get(self.name.lower())
+        if named == self.threshold and self.hot_dice_habit:
+            return self.name.lower()
         return f"threshold:{self.threshold}" + ("" if self.hot_dice_habit else ":nohabit")
+
+    _variant = "bones"
 
     def act(self, view):
         st = view.state
@@ -38,40 +43,43 @@ class ThresholdPlayer(param.Parameterized):
         return Stand() if st.turn_total >= self.threshold else Roll()
 
 
-class NamedThreshold(ThresholdPlayer):
-    """A seed 000 personality: a fixed name over a threshold."""
+class ThousandThresholdPlayer(ThresholdPlayer):
+    """A threshold computer on Thousand's scale (a 1 scores 10 there, 100 in Bones)."""
 
-    name_ = param.String(default="", precedence=-1)
-
-    @property
-    def spec(self) -> str:
-        return self.name_
+    threshold = param.Integer(default=50, bounds=(5, 500), step=5,
+                              doc="Turn total at which the computer stands.")
+    _variant = "thousand"
 
 
-def _named(name: str, threshold: int):
+def _named(cls, name: str, threshold: int):
     def make(spec=None):
-        return NamedThreshold(threshold=threshold, name_=name, name=name.title())
+        return cls(threshold=threshold, name=name.title())
     return make
 
 
-STRATEGIES = {"chicken": 100, "aggressive": 200, "gambler": 300}
+# seed 000's personalities; on Thousand's scale for Thousand
+STRATEGIES = {"bones": {"chicken": 100, "aggressive": 200, "gambler": 300},
+              "thousand": {"chicken": 25, "aggressive": 50, "gambler": 100}}
+_CLASSES = {"bones": ThresholdPlayer, "thousand": ThousandThresholdPlayer}
 
 
-def threshold_player(spec: str = "threshold:300") -> ThresholdPlayer:
-    """``threshold:T`` or ``threshold:T:nohabit`` (T from 50 to 2000, step 50)."""
+def threshold_player(spec: str = "threshold", variant: str = "bones") -> ThresholdPlayer:
+    """``threshold:T`` or ``threshold:T:nohabit`` (Bones: T from 50 to 2000 in steps of 50)."""
+    cls = _CLASSES[variant]
+    low, high = cls.param.threshold.bounds
+    step = cls.param.threshold.step
     parts = spec.split(":")
     try:
-        t = int(parts[1]) if len(parts) > 1 else 300
+        t = int(parts[1]) if len(parts) > 1 else cls.param.threshold.default
     except ValueError:
-        raise RuleError(f"a threshold player is threshold:T with T from 50 to 2000, got {spec!r}") \
-            from None
-    if not (50 <= t <= 2000 and t % 50 == 0) or parts[2:] not in ([], ["nohabit"]):
-        raise RuleError(f"threshold:T takes T from 50 to 2000 in steps of 50 (and optionally "
-                        f":nohabit), got {spec!r}")
-    return ThresholdPlayer(threshold=t, hot_dice_habit=parts[2:] != ["nohabit"])
+        t = -1
+    if not (low <= t <= high and t % step == 0) or parts[2:] not in ([], ["nohabit"]):
+        raise RuleError(f"threshold:T takes T from {low} to {high} in steps of {step} "
+                        f"(and optionally :nohabit), got {spec!r}")
+    return cls(threshold=t, hot_dice_habit=parts[2:] != ["nohabit"])
 
 
-for _variant in ("bones", "thousand"):
-    for _name, _t in STRATEGIES.items():
-        register(_variant, _name)(_named(_name, _t))
-    register(_variant, "threshold")(threshold_player)
+for _variant, _named_levels in STRATEGIES.items():
+    for _name, _t in _named_levels.items():
+        register(_variant, _name)(_named(_CLASSES[_variant], _name, _t))
+    register(_variant, "threshold")(lambda spec, v=_variant: threshold_player(spec, v))
