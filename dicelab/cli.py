@@ -44,6 +44,24 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--leader", type=int, default=None)
     s.add_argument("--json", action="store_true")
 
+    s = sub.add_parser("simulate", help="the strategy lab: computer players against each other")
+    s.add_argument("variant", choices=VARIANTS)
+    s.add_argument("--players", required=True, help="e.g. chicken,aggressive,gambler,optimal")
+    n = s.add_mutually_exclusive_group()
+    n.add_argument("--games", type=int, default=None)
+    n.add_argument("--turns", type=int, default=None,
+                   help="bones/thousand: independent turns on the board per player")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--min-on-board", type=int, default=None, help="bones")
+    s.add_argument("--target", type=int, default=None)
+    s.add_argument("--preset", default=None, help="bones: hypercard|french; yahtzee: official|seed")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--no-progress", action="store_true")
+
+    s = sub.add_parser("serve", help="serve the web app")
+    s.add_argument("--port", type=int, default=5006)
+    s.add_argument("--show", action="store_true", help="open a browser")
+
     s = sub.add_parser("solve", help="solve a game exactly")
     s.add_argument("variant", choices=("yahtzee",))
     s.add_argument("--rules", default="official")
@@ -104,7 +122,28 @@ def cmd_solve(args) -> int:
     return solve_command(args)
 
 
-COMMANDS = {"score": cmd_score, "play": cmd_play, "odds": cmd_odds, "solve": cmd_solve}
+def cmd_simulate(args) -> int:
+    from .lab import simulate
+
+    settings = {k: v for k, v in (("min_on_board", args.min_on_board), ("target", args.target),
+                                  ("preset", args.preset)) if v is not None}
+    games = args.games if args.games is not None or args.turns is not None else 1000
+    result = simulate(args.variant, args.players, games=games, turns=args.turns, seed=args.seed,
+                      progress=not (args.json or args.no_progress) and sys.stderr.isatty(),
+                      **settings)
+    print(json.dumps(result.to_dict()) if args.json else result.table())
+    return 0
+
+
+def cmd_serve(args) -> int:
+    from .ui import serve
+
+    serve(port=args.port, show=args.show)
+    return 0
+
+
+COMMANDS = {"score": cmd_score, "play": cmd_play, "odds": cmd_odds, "solve": cmd_solve,
+            "simulate": cmd_simulate, "serve": cmd_serve}
 
 
 def main(argv: list[str] | None = None) -> int:

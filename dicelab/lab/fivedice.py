@@ -1,0 +1,244 @@
+"""Vectorised simulation of Bones and Thousand turns and games (the strategy lab).
+
+Every turn in a batch advances one roll per step with numpy: a roll's score is looked up by the
+histogram code of its dice (sum of 6**(face-1) over the thrown dice, no carries since a face
+shows at most five times), so a step is a gather, a sum and a few masks over the batch.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from ..errors import RuleError
+from ..rules import bones as bones_rules
+from ..rules import thousand as thousand_rules
+
+_POW6 = np.array([0, 1, 6, 36, 216, 1296, 7776], dtype=np.int32)  # face 0 = not thrown
+
+
+@cache
+def score_tables(variant: str, preset: str = "hypercard") -> tuple[np.ndarray, np.ndarray]:
+    """(points, counting) indexed by histogram code, for every roll of 1..5 dice."""
+    points = np.zeros(6 ** 6, dtype=np.int64)
+    counting = np.zeros(6 ** 6, dtype=np.int8)
+    for n in range(1, 6):
+        rows = bones_rules.table(n, preset) if variant == "bones" else thousand_rules.table(n)
+        for dice, _, pts, cnt in rows:
+            code = int(_POW6[list(dice)].sum())
+            points[code], counting[code] = pts, cnt
+    return points, counting
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A vectorised turn policy: stand when allowed and ``turn_total >= threshold``; with hot
+    dice and ``hot_dice_habit`` roll all five again once on the board (seed 000), or, when a
+    ``stand_table`` is given (optimal play), stand where ``stand_table[turn_total // unit,
+    dice_left]`` says so."""
+
+    name: str
+    threshold: int = 300
+    hot_dice_habit: bool = True
+    stand_table: np.ndarray | None = None
+    unit: int = 50
+
+    def stands(self, total, left, hot, on_board):
+        if self.stand_table is not None:
+            rows = np.minimum(total // self.unit, self.stand_table.shape[0] - 1)
+            return self.stand_table[rows, left]
+        want = total >= self.threshold
+        if self.hot_dice_habit:
+            want &= ~(hot & on_board)
+        return want
+
+
+def simulate_turns(variant: str, policy: Policy, n_turns: int, seed=None, preset="hypercard",
+                   need=0, on_board=True, rng=None) -> np.ndarray:
+    """Turn totals of ``n_turns`` independent turns that ended with a stand, 0 for a bust.
+    ``need`` (a number or one per turn): the turn total required to stand (min on board,
+    opening, pit exit...); ``on_board`` (likewise) feeds the hot-dice habit."""
+    rng = rng if rng is not None else np.random.default_rng(seed)
+    pts_table, cnt_table = score_tables(variant, preset)
+    compulsory = variant == "thousand"
+    result = np.zeros(n_turns, dtype=np.int64)
+    idx = np.arange(n_turns)
+    total = np.zeros(n_turns, dtype=np.int64)
+    left = np.full(n_turns, 5, dtype=np.int64)
+    slots = np.arange(5)
+    board = np.broadcast_to(np.asarray(on_board, dtype=bool), (n_turns,)).copy()
+    need = np.broadcast_to(np.asarray(need, dtype=np.int64), (n_turns,)).copy()
+    while idx.size:
+        faces = rng.integers(1, 7, size=(idx.size, 5), dtype=np.int8)
+        faces[slots[None, :] >= left[:, None]] = 0
+        code = _POW6[faces].sum(axis=1)
+        cnt = cnt_table[code]
+        total += pts_table[code]
+        left -= cnt
+        hot = left == 0
+        left[hot] = 5
+        allowed = total >= need
+        if compulsory:
+            allowed &= ~hot
+        stand = (cnt > 0) & allowed & policy.stands(total, left, hot, board)
+        result[idx[stand]] = total[stand]
+        go_on = (cnt > 0) & ~stand  # a bust leaves its 0 in result
+        idx, total, left, board, need = (idx[go_on], total[go_on], left[go_on], board[go_on],
+                                         need[go_on])
+    return result
+
+
+def plain_turns(variant: str, threshold: int, n_turns: int, seed=None, preset="hypercard",
+                habit=True) -> list[int]:
+    """The same threshold player on the board, one turn at a time in plain Python (reference)."""
+    import random
+
+    score = (lambda d: bones_rules.score(d, preset)) if variant == "bones" else thousand_rules.score
+    rnd = random.Random(seed)
+    out = []
+    for _ in range(n_turns):
+        total, left = 0, 5
+        while True:
+            sc = score([rnd.randint(1, 6) for _ in range(left)])
+            if sc.counting == 0:
+                out.append(0)
+                break
+            total += sc.points
+            left -= sc.counting
+            hot = left == 0
+            if hot:
+                left = 5
+            if hot and (habit or variant == "thousand"):
+                continue
+            if total >= threshold:
+                out.append(total)
+                break
+    return out
+
+
+def check_turns(n: int) -> int:
+    if not 1 <= n <= 50_000_000:
+        raise RuleError(f"turns run from 1 to 50,000,000, got {n}")
+    return n
+
+
+@dataclass
+class GamesResult:
+    """Outcome of a batch of simulated games."""
+
+    names: list[str]
+    winners: np.ndarray      # (games,) seat index
+    totals: np.ndarray       # (games, seats) final totals
+    turns: np.ndarray        # (games,) turns played
+    turn_points: list[np.ndarray]  # per seat: points banked by each of its turns (0 = bust)
+
+
+def simulate_bones_games(policies: list[Policy], n_games: int, seed=None, min_on_board=600,
+                         target=10_000, preset="hypercard") -> GamesResult:
+    """Whole Bones games (RULES.md: minimum to get on the board, final turns, ties to who got
+    there first) between the seats' policies; the starter is uniform (a fair roll-off)."""
+    rng = np.random.default_rng(seed)
+    seats = len(policies)
+    totals = np.zeros((n_games, seats), dtype=np.int64)
+    on_board = np.zeros((n_games, seats), dtype=bool)
+    reached = np.zeros((n_games, seats), dtype=np.int64)
+    current = rng.integers(seats, size=n_games)
+    final_from = np.full(n_games, -1)
+    turns = np.zeros(n_games, dtype=np.int64)
+    winners = np.full(n_games, -1)
+    active = np.arange(n_games)
+    points = [[] for _ in range(seats)]
+    step = 0
+    while active.size:
+        step += 1
+        cur = current[active]
+        banked = np.zeros(active.size, dtype=np.int64)
+        for s_, pol in enumerate(policies):
+            mine = np.flatnonzero(cur == s_)
+            if mine.size:
+                g = active[mine]
+                board = on_board[g, s_]
+                banked[mine] = simulate_turns("bones", pol, mine.size, preset=preset, rng=rng,
+                                              need=np.where(board, 0, min_on_board),
+                                              on_board=board)
+                points[s_].append(banked[mine])
+        rows = active
+        totals[rows, cur] += banked
+        stood = banked > 0
+        on_board[rows[stood], cur[stood]] = True
+        reached[rows[stood], cur[stood]] = step
+        trigger = (final_from[rows] < 0) & (totals[rows, cur] >= target)
+        final_from[rows[trigger]] = cur[trigger]
+        turns[rows] += 1
+        nxt = (cur + 1) % seats
+        current[rows] = nxt
+        done = final_from[rows] == nxt
+        for g in rows[done]:
+            best = totals[g].max()
+            tied = np.flatnonzero(totals[g] == best)
+            winners[g] = tied[np.argmin(reached[g, tied])]
+        active = rows[~done]
+    return GamesResult([p.name for p in policies], winners, totals, turns,
+                       [np.concatenate(p) if p else np.zeros(0, np.int64) for p in points])
+
+
+def policy_for(variant: str, spec: str) -> Policy:
+    """The vectorised twin of a registered computer player."""
+    from ..players import make_player
+    from ..players.fivedice import ThresholdPlayer
+
+    player = make_player(variant, spec)
+    if isinstance(player, ThresholdPlayer):
+        return Policy(spec, player.threshold, player.hot_dice_habit)
+    table = getattr(player, "stand_table", None)
+    if table is not None:
+        return Policy(spec, stand_table=table, unit=50 if variant == "bones" else 5)
+    raise RuleError(f"{spec!r} has no vectorised form for the {variant} lab")
+
+
+def run(variant, players, games, turns, seed, progress, settings):
+    from tqdm.auto import tqdm
+
+    from . import LabResult, mean_ci, wilson
+    from ..settings import SETTINGS
+
+    cfg = SETTINGS[variant](**settings)
+    rng = np.random.default_rng(seed)
+    if turns is not None:
+        rows, samples = [], {}
+        for spec in tqdm(players, disable=not progress, desc="players", unit="player"):
+            pol = policy_for(variant, spec)
+            chunks, left = [], turns
+            while left:
+                k = min(left, 2_000_000)
+                chunks.append(simulate_turns(variant, pol, k, rng=rng,
+                                             preset=getattr(cfg, "preset", "hypercard")))
+                left -= k
+            x = np.concatenate(chunks)
+            m, lo, hi = mean_ci(x)
+            rows.append({"player": spec, "turns": turns, "mean_turn_score": m,
+                         "mean_turn_score_ci": [lo, hi], "bust_rate": float(np.mean(x == 0))})
+            samples[spec] = x
+        return LabResult(variant, "turns", turns, seed, rows, samples)
+    if variant == "bones":
+        pols = [policy_for(variant, p) for p in players]
+        res = simulate_bones_games(pols, games, seed=rng, min_on_board=cfg.min_on_board,
+                                   target=cfg.target, preset=cfg.preset)
+        wins = np.bincount(res.winners, minlength=len(players)).astype(float)
+        per_turn = [float(np.mean(tp)) if len(tp) else float("nan") for tp in res.turn_points]
+        lengths = res.turns
+        totals = res.totals
+    else:
+        from .models import play_games
+
+        wins, totals, lengths = play_games(variant, players, games, seed, settings, progress)
+        per_turn = [float("nan")] * len(players)
+    rows = []
+    for i, spec in enumerate(players):
+        k = wins[i]
+        lo, hi = wilson(int(round(k)), games)
+        rows.append({"player": spec, "seat": i + 1, "wins": float(k), "win_rate": float(k / games),
+                     "win_rate_ci": [lo, hi], "points_per_turn": per_turn[i],
+                     "mean_final_total": float(np.mean(totals[:, i]))})
+    return LabResult(variant, "games", games, seed, rows, {}, lengths)

@@ -1,0 +1,32 @@
+"""Games played through the real game models (any variant, any player): the reference the
+vectorised simulators are checked against, and the runner where none is vectorised yet."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..games import Seat, new_game
+from ..players import make_player
+
+
+def play_games(variant: str, players: list[str], n_games: int, seed: int | None = 0,
+               settings: dict | None = None, progress: bool = False):
+    """Returns (wins per seat (ties shared), totals (games, seats), turns per game)."""
+    from tqdm.auto import tqdm
+
+    seq = np.random.SeedSequence(seed)
+    seats = len(players)
+    wins = np.zeros(seats)
+    totals = np.zeros((n_games, seats))
+    turns = np.zeros(n_games, dtype=np.int64)
+    for g, child in enumerate(tqdm(seq.spawn(n_games), disable=not progress, desc=variant,
+                                   unit="game")):
+        s = int(child.generate_state(1)[0])
+        game = new_game(variant, [Seat(f"{p} #{i + 1}", make_player(variant, p), strategy=p)
+                                  for i, p in enumerate(players)], seed=s, **(settings or {}))
+        game.play_computers(max_actions=1_000_000)
+        w = game.winners
+        for i in w:
+            wins[i] += 1 / len(w)
+        totals[g] = game.totals()
+        turns[g] = getattr(game.state, "turn", 0)
+    return wins, totals, turns
