@@ -1,8 +1,9 @@
 """Vectorised simulation of Bones and Thousand turns and games (the strategy lab).
 
-Every turn in a batch advances one roll per step with numpy: a roll's score is looked up by the
-histogram code of its dice (sum of 6**(face-1) over the thrown dice, no carries since a face
-shows at most five times), so a step is a gather, a sum and a few masks over the batch.
+Every turn in a batch advances one roll per step with numpy. A step draws one number u in
+[0, 6**5) per turn: its base-6 digits are five dice, and the first n of them are a fair roll of n
+dice. A table indexed by (n, u) holds that roll's points and counting dice, so a step is one
+random draw and two gathers over the batch.
 """
 from __future__ import annotations
 
@@ -29,6 +30,21 @@ def score_tables(variant: str, preset: str = "hypercard") -> tuple[np.ndarray, n
             code = int(_POW6[list(dice)].sum())
             points[code], counting[code] = pts, cnt
     return points, counting
+
+
+@cache
+def roll_tables(variant: str, preset: str = "hypercard") -> tuple[np.ndarray, np.ndarray]:
+    """(points, counting) of the first n dice of roll u, flat-indexed by n * 7776 + u."""
+    points, counting = score_tables(variant, preset)
+    u = np.arange(6 ** 5)
+    faces = np.stack([(u // 6 ** i) % 6 + 1 for i in range(5)], axis=1)
+    pts = np.zeros(6 * 6 ** 5, dtype=np.int64)
+    cnt = np.zeros(6 * 6 ** 5, dtype=np.int64)
+    for n in range(1, 6):
+        code = _POW6[faces[:, :n]].sum(axis=1)
+        pts[n * 6 ** 5:(n + 1) * 6 ** 5] = points[code]
+        cnt[n * 6 ** 5:(n + 1) * 6 ** 5] = counting[code]
+    return pts, cnt
 
 
 @dataclass(frozen=True)
@@ -60,30 +76,28 @@ def simulate_turns(variant: str, policy: Policy, n_turns: int, seed=None, preset
     ``need`` (a number or one per turn): the turn total required to stand (min on board,
     opening, pit exit...); ``on_board`` (likewise) feeds the hot-dice habit."""
     rng = rng if rng is not None else np.random.default_rng(seed)
-    pts_table, cnt_table = score_tables(variant, preset)
+    pts_table, cnt_table = roll_tables(variant, preset)
     compulsory = variant == "thousand"
     result = np.zeros(n_turns, dtype=np.int64)
     idx = np.arange(n_turns)
     total = np.zeros(n_turns, dtype=np.int64)
     left = np.full(n_turns, 5, dtype=np.int64)
-    slots = np.arange(5)
     board = np.broadcast_to(np.asarray(on_board, dtype=bool), (n_turns,)).copy()
     need = np.broadcast_to(np.asarray(need, dtype=np.int64), (n_turns,)).copy()
     while idx.size:
-        faces = rng.integers(1, 7, size=(idx.size, 5), dtype=np.int8)
-        faces[slots[None, :] >= left[:, None]] = 0
-        code = _POW6[faces].sum(axis=1)
-        cnt = cnt_table[code]
-        total += pts_table[code]
+        k = left * 6 ** 5 + rng.integers(0, 6 ** 5, size=idx.size)
+        cnt = cnt_table[k]
+        total += pts_table[k]
         left -= cnt
         hot = left == 0
         left[hot] = 5
         allowed = total >= need
         if compulsory:
             allowed &= ~hot
-        stand = (cnt > 0) & allowed & policy.stands(total, left, hot, board)
+        alive = cnt > 0
+        stand = alive & allowed & policy.stands(total, left, hot, board)
         result[idx[stand]] = total[stand]
-        go_on = (cnt > 0) & ~stand  # a bust leaves its 0 in result
+        go_on = alive & ~stand  # a bust leaves its 0 in result
         idx, total, left, board, need = (idx[go_on], total[go_on], left[go_on], board[go_on],
                                          need[go_on])
     return result

@@ -1,0 +1,81 @@
+"""The strategy lab (issue 4): reproducible, and agreeing with the real game models."""
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from dicelab.errors import RuleError
+from dicelab.lab import simulate, wilson
+from dicelab.lab.fivedice import Policy, plain_turns, roll_tables, simulate_turns
+from dicelab.lab.models import play_games
+from dicelab.rules import bones, thousand
+
+
+def test_roll_tables_match_the_rules():
+    for variant, score in (("bones", bones.score), ("thousand", thousand.score)):
+        pts, cnt = roll_tables(variant)
+        rng = np.random.default_rng(0)
+        for u in rng.integers(0, 6 ** 5, size=300):
+            faces = [(int(u) // 6 ** i) % 6 + 1 for i in range(5)]
+            for n in range(1, 6):
+                sc = score(faces[:n])
+                assert (pts[n * 7776 + u], cnt[n * 7776 + u]) == (sc.points, sc.counting)
+
+
+def test_same_seed_same_result():
+    a = simulate("bones", "chicken,gambler", turns=10_000, seed=5).to_dict()
+    b = simulate("bones", "chicken,gambler", turns=10_000, seed=5).to_dict()
+    assert a == b
+    c = simulate("bones", "chicken,gambler", games=200, seed=5).to_dict()
+    assert c == simulate("bones", "chicken,gambler", games=200, seed=5).to_dict()
+
+
+@pytest.mark.parametrize("threshold", [100, 300, 1000])
+def test_vectorised_turns_agree_with_plain_python(threshold):
+    v = simulate_turns("bones", Policy("t", threshold), 400_000, seed=1)
+    p = np.array(plain_turns("bones", threshold, 20_000, seed=2))
+    se = math.sqrt(v.var() / v.size + p.var() / p.size)
+    assert abs(v.mean() - p.mean()) < 4 * se
+
+
+def test_vectorised_games_agree_with_the_game_models():
+    players = ["chicken", "gambler"]
+    n_model = 300
+    wins, _, _ = play_games("bones", players, n_model, seed=3, settings={"target": 3000})
+    vec = simulate("bones", players, games=20_000, seed=4, target=3000)
+    for i, row in enumerate(vec.rows):
+        lo, hi = wilson(int(wins[i]), n_model)
+        # the model's interval (wide) must contain the vectorised estimate (narrow), with slack
+        assert lo - 0.03 <= row["win_rate"] <= hi + 0.03
+
+
+def test_bad_requests():
+    with pytest.raises(RuleError):
+        simulate("bones", "chicken", games=10, turns=10)
+    with pytest.raises(RuleError):
+        simulate("bones", "", games=10)
+    with pytest.raises(RuleError):
+        simulate("bones", "chicken", games=0)
+    with pytest.raises(RuleError):
+        simulate("under40", "cautious", turns=10)
+
+
+def test_cli_json():
+    out = subprocess.run([sys.executable, "-m", "dicelab.cli", "simulate", "bones", "--players",
+                          "chicken,aggressive", "--turns", "20000", "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    data = json.loads(out)
+    assert set(data["mean_turn_score"]) == {"chicken", "aggressive"}
+    assert 200 < data["mean_turn_score"]["chicken"] < 300
+
+
+def test_plot_and_table():
+    r = simulate("bones", "chicken,gambler", turns=5_000, seed=1)
+    assert "mean turn score" in r.table()
+    fig = r.plot()
+    assert fig.title.text.startswith("bones")
+    g = simulate("bones", "chicken,gambler", games=100, seed=1)
+    assert "win rate" in g.table() and g.plot() is not None
