@@ -1,0 +1,290 @@
+"""Yahtzee (RULES.md "Yahtzee"; seed 004): 13 boxes per card, one box filled per round.
+
+A turn is ``Roll()`` (all five dice), then up to ``rerolls`` times ``Reroll(positions)``, then
+``Score(box)``. What a box may take comes from ``rules.yahtzee.scoring_options`` (the one home
+of the forced joker rule). The game ends when every card is full; the highest total wins, and
+a tie is shared (``winner`` None, ``over`` True, ``winners`` lists the tied seats).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from itertools import combinations
+
+from ..actions import Action, Reroll, Roll, Score, Stand
+from ..dice import roll
+from ..errors import RuleError
+from ..rules import yahtzee as rules
+from ..rules.yahtzee import BOXES, LABELS, LOWER, UPPER
+from ..settings import YahtzeeSettings
+from .base import Event, Game, put, register
+
+_INDEX = {b: i for i, b in enumerate(BOXES)}
+_YAHTZEE = _INDEX["yahtzee"]
+_EMPTY_CARD = (None,) * len(BOXES)
+# every non-empty set of positions, smallest sets first
+_REROLLS = tuple(Reroll(c) for k in range(1, 6) for c in combinations(range(5), k))
+_SCORES = tuple(Score(b) for b in BOXES)  # built once: legal_actions runs on every step
+
+
+@dataclass(frozen=True)
+class YahtzeeState:
+    current: int
+    cards: tuple[tuple[int | None, ...], ...]  # per seat, one entry per box in BOXES order
+    dice: tuple[int, ...] = ()                 # the dice on the table; () until the turn's roll
+    rolls: int = 0                             # rolls thrown this turn, the first one included
+    yahtzee_bonuses: tuple[int, ...] = ()      # per seat: further Yahtzees that earned the bonus
+    bonus_points: tuple[int, ...] = ()         # per seat: Yahtzee bonus points
+    wasted: tuple[int, ...] = ()               # per seat: rounds wasted on a filled box
+    turn: int = 0                              # turns finished in the game, wasted ones included
+    winner: int | None = None
+    over: bool = False
+
+
+def _open_boxes(card) -> list[str]:
+    return [b for b, v in zip(BOXES, card) if v is None]
+
+
+def _upper_total(card) -> int:
+    return sum(v for v in card[:len(UPPER)] if v is not None)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+@register
+class YahtzeeGame(Game):
+    """Yahtzee for 1 to 8 players, each with a card of 13 boxes."""
+
+    variant = "yahtzee"
+    Settings = YahtzeeSettings
+    State = YahtzeeState
+
+    # ----- read-only helpers for the board and the terminal ---------------------------------
+    def card(self, seat: int | None = None) -> dict[str, int | None]:
+        """Box -> points (None while open) on ``seat``'s card (default: the player on turn)."""
+        return dict(zip(BOXES, self._state.cards[self._seat(seat)]))
+
+    def open_boxes(self, seat: int | None = None) -> list[str]:
+        return _open_boxes(self._state.cards[self._seat(seat)])
+
+    def upper_total(self, seat: int | None = None) -> int:
+        """Aces..Sixes added up (what the upper bonus is measured against)."""
+        return _upper_total(self._state.cards[self._seat(seat)])
+
+    def upper_bonus(self, seat: int | None = None) -> int:
+        s = self.config
+        return rules.upper_bonus_due(self.upper_total(seat), s.upper_bonus_threshold,
+                                     s.upper_bonus)
+
+    def yahtzee_bonus(self, seat: int | None = None) -> int:
+        """Yahtzee bonus points earned so far."""
+        return self._state.bonus_points[self._seat(seat)]
+
+    def total(self, seat: int | None = None) -> int:
+        """Boxes + upper bonus + Yahtzee bonuses."""
+        return self._total(self._state, self._seat(seat))
+
+    def totals(self) -> tuple[int, ...]:
+        """Every seat's total now."""
+        return tuple(self._total(self._state, i) for i in range(self.n_seats))
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        return self._state.dice
+
+    @property
+    def rolls_left(self) -> int:
+        """Rolls the player on turn may still throw this turn, the first roll included."""
+        if self.is_over:
+            return 0
+        return self.config.rerolls + 1 - self._state.rolls
+
+    @property
+    def rerolls_left(self) -> int:
+        """Re-rolls left this turn (all of them before the first roll)."""
+        if self.is_over:
+            return 0
+        return self.config.rerolls - max(self._state.rolls - 1, 0)
+
+    def options_now(self) -> dict[str, int]:
+        """Box -> points for the dice on the table: only the boxes that may be filled now."""
+        st = self._state
+        if self.is_over or not st.rolls:
+            return {}
+        return self._options(st, st.current)
+
+    # ----- the state machine ---------------------------------------------------------------
+    def _initial_state(self, starter: int) -> YahtzeeState:
+        n = self.n_seats
+        return YahtzeeState(current=starter, cards=(_EMPTY_CARD,) * n,
+                            yahtzee_bonuses=(0,) * n, bonus_points=(0,) * n, wasted=(0,) * n)
+
+    def _legal_actions(self, state: YahtzeeState) -> list[Action]:
+        if state.over or state.winner is not None:
+            return []
+        if not state.rolls:
+            return [Roll()]
+        actions: list[Action] = list(_REROLLS) if state.rolls <= self.config.rerolls else []
+        options = self._options(state, state.current)
+        wastes = self.config.filled_box_wastes_round
+        card = state.cards[state.current]
+        # with filled_box_wastes_round, naming a filled box is allowed: it wastes the round
+        actions += [a for a, b, v in zip(_SCORES, BOXES, card)
+                    if b in options or (wastes and v is not None)]
+        return actions
+
+    def _transition(self, state: YahtzeeState, action: Action):
+        if state.over or state.winner is not None:
+            raise RuleError("the game is over: no more actions")
+        if isinstance(action, Roll):
+            return self._roll(state, action)
+        if isinstance(action, Reroll):
+            return self._reroll(state, action)
+        if isinstance(action, Score):
+            return self._score(state, action.box)
+        if isinstance(action, Stand):
+            raise RuleError("Yahtzee has no stand: roll, re-roll chosen dice, then score a box")
+        raise RuleError(f"Yahtzee's actions are roll, reroll and score; not {action!r}")
+
+    def _roll(self, state, action: Roll):
+        if action.keep is not None:
+            raise RuleError("Yahtzee: a roll takes no keep; choose dice to roll again with "
+                            "reroll")
+        if state.rolls:
+            raise RuleError("Yahtzee: the turn's first roll is thrown; re-roll chosen dice or "
+                            "score a box")
+        seat = state.current
+        dice = roll(self._rng, 5)
+        text = f"{self._name(seat)} rolls {' '.join(map(str, dice))}."
+        return replace(state, dice=dice, rolls=1), [Event("roll", seat, text, {"dice": dice})]
+
+    def _reroll(self, state, action: Reroll):
+        rerolls = self.config.rerolls
+        if not state.rolls:
+            raise RuleError("a turn begins with a roll: roll all five dice before re-rolling")
+        if not action.positions:
+            raise RuleError("Yahtzee: a re-roll names at least one die (positions 1 to 5)")
+        if state.rolls > rerolls:
+            raise RuleError(f"Yahtzee: {_plural(rerolls, 're-roll')} a turn at most "
+                            f"(setting rerolls); score a box now")
+        seat = state.current
+        new = roll(self._rng, len(action.positions))
+        dice = state.dice
+        for p, v in zip(action.positions, new):
+            dice = put(dice, p, v)
+        left = rerolls - state.rolls
+        text = (f"{self._name(seat)} rolls again die "
+                f"{', '.join(str(p + 1) for p in action.positions)}: "
+                f"{' '.join(map(str, dice))} ({_plural(left, 're-roll')} left).")
+        return (replace(state, dice=dice, rolls=state.rolls + 1),
+                [Event("reroll", seat, text, {"dice": dice, "positions": action.positions})])
+
+    def _score(self, state, box: str):
+        if not state.rolls:
+            raise RuleError("a turn begins with a roll: roll the dice before scoring a box")
+        s = self.config
+        seat, name, label = state.current, self._name(state.current), LABELS[box]
+        card = state.cards[seat]
+        if card[_INDEX[box]] is not None:
+            if not s.filled_box_wastes_round:
+                raise RuleError(f"Yahtzee: the {label} box is already filled")
+            text = (f"{name}: the {label} box is already filled, so this round scores nothing "
+                    f"and is wasted.")
+            state = replace(state, wasted=put(state.wasted, seat, state.wasted[seat] + 1))
+            return self._end_turn(state, seat, [Event("wasted", seat, text, {"box": box})])
+        options = self._options(state, seat)
+        if box not in options:
+            allowed = ", ".join(LABELS[b] for b in options)
+            raise RuleError(f"Yahtzee forced joker rule: this Yahtzee of "
+                            f"{state.dice[0]}s may go only in {allowed}, not in {label}")
+        points = options[box]
+        joker = self._joker_applies(state, seat)
+        # measured on the card before this box is filled: a first Yahtzee earns no bonus
+        due = rules.yahtzee_bonus_due(state.dice, card[_YAHTZEE], s.yahtzee_bonus)
+        upper_before = _upper_total(card)
+        card = put(card, _INDEX[box], points)
+        state = replace(state, cards=put(state.cards, seat, card))
+        if due:
+            state = replace(state,
+                            yahtzee_bonuses=put(state.yahtzee_bonuses, seat,
+                                                state.yahtzee_bonuses[seat] + 1),
+                            bonus_points=put(state.bonus_points, seat,
+                                             state.bonus_points[seat] + due))
+        total = self._total(state, seat)
+        text = f"{name} scores {points} in {label}" + (" (joker)." if joker else ".")
+        events = [Event("score", seat, text, {"box": box, "points": points, "joker": joker,
+                                              "total": total})]
+        if due:
+            count = state.yahtzee_bonuses[seat]
+            events.append(Event("yahtzee_bonus", seat, f"{name} earns a Yahtzee bonus of {due} "
+                                f"(Yahtzee bonus number {count}).",
+                                {"points": due, "total": total}))
+        upper = _upper_total(card)
+        if s.upper_bonus and upper_before < s.upper_bonus_threshold <= upper:
+            events.append(Event("upper_bonus", seat, f"{name} reaches {upper} in Aces to Sixes: "
+                                f"upper bonus {s.upper_bonus}.",
+                                {"points": s.upper_bonus, "total": total}))
+        return self._end_turn(state, seat, events)
+
+    def _end_turn(self, state, seat: int, events: list[Event]):
+        n = self.n_seats
+        # seats whose card is full (possible after wasted rounds) are passed over
+        for step in range(1, n + 1):
+            nxt = (seat + step) % n
+            if None in state.cards[nxt]:
+                return replace(state, dice=(), rolls=0, turn=state.turn + 1, current=nxt), events
+        return self._finish(replace(state, dice=(), rolls=0, turn=state.turn + 1), events)
+
+    def _finish(self, state, events: list[Event]):
+        totals = [self._total(state, i) for i in range(self.n_seats)]
+        best = max(totals)
+        top = [i for i, t in enumerate(totals) if t == best]
+        if len(top) == 1:
+            name = self._name(top[0])
+            text = (f"{name} wins with {best}." if self.n_seats > 1
+                    else f"{name}'s card is full: total {best}.")
+            return (replace(state, winner=top[0], over=True),
+                    events + [Event("win", top[0], text, {"totals": tuple(totals)})])
+        names = " and ".join(self._name(i) for i in top)
+        return (replace(state, winner=None, over=True),
+                events + [Event("tie", None, f"{names} tie with {best}.",
+                                {"totals": tuple(totals), "winners": tuple(top)})])
+
+    # ----- pieces --------------------------------------------------------------------------
+    @property
+    def winners(self) -> tuple[int, ...]:
+        st = self._state
+        if st.winner is not None:
+            return (st.winner,)
+        if not st.over:
+            return ()
+        totals = self.totals()
+        return tuple(i for i, t in enumerate(totals) if t == max(totals))
+
+    def _seat(self, seat: int | None) -> int:
+        if seat is None:
+            return self._state.current
+        if not 0 <= seat < self.n_seats:
+            raise RuleError(f"seats are 0 to {self.n_seats - 1}, got {seat!r}")
+        return seat
+
+    def _options(self, state, seat: int) -> dict[str, int]:
+        card = state.cards[seat]
+        return rules.scoring_options(state.dice, _open_boxes(card), card[_YAHTZEE],
+                                     self.config.joker)
+
+    def _joker_applies(self, state, seat: int) -> bool:
+        return (self.config.joker and state.cards[seat][_YAHTZEE] is not None
+                and rules.is_yahtzee(state.dice))
+
+    def _total(self, state, seat: int) -> int:
+        s = self.config
+        card = state.cards[seat]
+        return (sum(v for v in card if v is not None)
+                + rules.upper_bonus_due(_upper_total(card), s.upper_bonus_threshold,
+                                        s.upper_bonus)
+                + state.bonus_points[seat])
+
+
+__all__ = ["BOXES", "LABELS", "LOWER", "UPPER", "YahtzeeGame", "YahtzeeState"]

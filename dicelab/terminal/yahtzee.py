@@ -1,0 +1,230 @@
+"""Yahtzee in the terminal, as seed 004 describes it (RULES.md "Yahtzee").
+
+Each round: the dice drawn with their positions; "Re-roll some dice? (y/n)"; 'y' asks which
+positions to roll again, 'n' moves on to scoring; the box is typed by name; invalid input gets a
+warning and the same prompt again; naming a filled box wastes the round. At the end the whole
+card and the total are shown. One player.
+"""
+from __future__ import annotations
+
+import re
+import sys
+
+from ..errors import RuleError
+from ..games.yahtzee import YahtzeeGame
+from ..rules.yahtzee import BOXES, LABELS, UPPER, box_name
+from ..settings import YahtzeeSettings
+
+# pip rows of one die face: (top, middle, bottom)
+_PIPS = {
+    1: ("       ", "   o   ", "       "),
+    2: (" o     ", "       ", "     o "),
+    3: (" o     ", "   o   ", "     o "),
+    4: (" o   o ", "       ", " o   o "),
+    5: (" o   o ", "   o   ", " o   o "),
+    6: (" o   o ", " o   o ", " o   o "),
+}
+_EDGE = "+-------+"
+_WIDTH = 16  # box label column
+
+
+class _InputEnded(Exception):
+    """Standard input was closed (Ctrl-D or end of a piped file)."""
+
+
+def dice_art(dice) -> str:
+    """The dice side by side, with their positions 1..5 under them."""
+    rows = [" ".join(_EDGE for _ in dice)]
+    for r in range(3):
+        rows.append(" ".join(f"|{_PIPS[d][r]}|" for d in dice))
+    rows.append(rows[0])
+    rows.append(" ".join(f"{i:^9}" for i in range(1, len(dice) + 1)).rstrip())
+    return "\n".join(rows)
+
+
+def parse_positions(text: str) -> tuple[int, ...] | None:
+    """0-based positions from "1 3 5", "1,3,5" or "135"; None if the answer is not valid."""
+    tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
+    digits = [ch for t in tokens for ch in t]
+    if not digits or any(ch not in "12345" for ch in digits) or len(set(digits)) != len(digits):
+        return None
+    return tuple(sorted(int(ch) - 1 for ch in digits))
+
+
+def _box_typed(text: str) -> str | None:
+    """The box a typed name means (case and spacing ignored), or None."""
+    try:
+        return box_name(text)
+    except RuleError:
+        squeezed = "".join(text.lower().split())
+        for b in BOXES:
+            if "".join(LABELS[b].lower().split()) == squeezed:
+                return b
+        return None
+
+
+def describe_rules(s: YahtzeeSettings) -> str:
+    parts = [f"{s.rerolls} re-roll{'' if s.rerolls == 1 else 's'} a round"]
+    if s.upper_bonus:
+        parts.append(f"upper bonus {s.upper_bonus} at {s.upper_bonus_threshold}")
+    if s.yahtzee_bonus:
+        parts.append(f"Yahtzee bonus {s.yahtzee_bonus}")
+    if not s.upper_bonus and not s.yahtzee_bonus:
+        parts.append("no bonuses")
+    parts.append("forced joker" if s.joker else "no joker")
+    return ", ".join(parts)
+
+
+class TerminalYahtzee:
+    """One console game; reads lines from ``stdin`` and writes to ``stdout``."""
+
+    def __init__(self, game: YahtzeeGame, stdin, stdout):
+        self.game, self.stdin, self.stdout = game, stdin, stdout
+
+    def say(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def ask(self, prompt: str) -> str:
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            raise _InputEnded
+        if not line.endswith("\n"):
+            self.stdout.write("\n")  # piped input without a final newline
+        return line.strip()
+
+    def warn(self, text: str) -> None:
+        self.say(f"Warning: {text}")
+
+    # ----- one round -----------------------------------------------------------------------
+    def play_round(self, number: int) -> None:
+        g = self.game
+        left = len(g.open_boxes())
+        self.say()
+        self.say(f"=== Round {number}: {g.names[g.current_player]}, "
+                 f"{left} box{'' if left == 1 else 'es'} to fill ===")
+        g.apply("roll")
+        while self.want_reroll():
+            g.apply(self.ask_reroll())
+        self.score()
+
+    def want_reroll(self) -> bool:
+        """Show the dice; True if the player chooses to re-roll some of them."""
+        g = self.game
+        self.say()
+        self.say(dice_art(g.dice))
+        left = g.rerolls_left
+        if not left:
+            self.say("No re-rolls left: choose a box to score these dice.")
+            return False
+        while True:
+            answer = self.ask(f"Re-roll some dice? (y/n) "
+                              f"[{left} re-roll{'' if left == 1 else 's'} left]: ").lower()
+            if answer in ("y", "yes"):
+                return True
+            if answer in ("n", "no"):
+                return False
+            self.warn(f"{answer!r} is not a valid answer: type y to choose dice to re-roll, "
+                      f"or n to keep these dice and score them.")
+
+    def ask_reroll(self) -> str:
+        while True:
+            answer = self.ask("Which dice to re-roll? Positions 1 to 5 (e.g. 1 3 5): ")
+            positions = parse_positions(answer)
+            if positions is not None:
+                return "reroll " + " ".join(str(p + 1) for p in positions)
+            self.warn(f"{answer!r} is not a valid choice: type die positions from 1 to 5, "
+                      f"each once, like 1 3 5, 1,3,5 or 135.")
+
+    def show_card(self) -> None:
+        g = self.game
+        options = g.options_now()
+        self.say()
+        self.say(f"  {'Box':<{_WIDTH}}{'Card':>5}  {'These dice':>10}")
+        for box, value in g.card().items():
+            card = "-" if value is None else str(value)
+            now = str(options[box]) if box in options else ""
+            self.say(f"  {LABELS[box]:<{_WIDTH}}{card:>5}  {now:>10}".rstrip())
+            if box == UPPER[-1] and g.settings.upper_bonus:
+                self.say(f"  {'Upper total':<{_WIDTH}}{g.upper_total():>5}  (bonus "
+                         f"{g.settings.upper_bonus} at {g.settings.upper_bonus_threshold})")
+        forced = [b for b in g.open_boxes() if b not in options]
+        if forced:
+            allowed = ", ".join(LABELS[b] for b in options)
+            self.say(f"Forced joker rule: this Yahtzee may go only in {allowed}.")
+
+    def score(self) -> None:
+        g = self.game
+        self.show_card()
+        while True:
+            answer = self.ask("Score in which box? Type its name as shown (e.g. Full House): ")
+            box = _box_typed(answer)
+            if box is None:
+                self.warn(f"{answer!r} is not a box: type one of the names in the list, "
+                          f"e.g. Chance or Full House.")
+                continue
+            try:
+                events = g.apply(f"score {box}")
+            except RuleError as exc:  # a box the forced joker rule does not allow
+                self.warn(f"{exc}.")
+                continue
+            for e in events:
+                if e.kind == "wasted":
+                    self.say(f"*** The {LABELS[box]} box is already filled: no score this "
+                             f"round, the round is wasted. ***")
+                elif e.kind not in ("win", "tie"):
+                    self.say(e.text)
+            return
+
+    # ----- the game ------------------------------------------------------------------------
+    def final_card(self) -> None:
+        g = self.game
+        seat = 0
+        self.say()
+        self.say(f"Final card for {g.names[seat]}:")
+        for box, value in g.card(seat).items():
+            self.say(f"  {LABELS[box]:<{_WIDTH}}{value:>5}")
+            if box == UPPER[-1]:
+                self.say(f"  {'Upper total':<{_WIDTH}}{g.upper_total(seat):>5}")
+                self.say(f"  {'Upper bonus':<{_WIDTH}}{g.upper_bonus(seat):>5}")
+        self.say(f"  {'Yahtzee bonus':<{_WIDTH}}{g.yahtzee_bonus(seat):>5}")
+        self.say(f"  {'Total':<{_WIDTH}}{g.total(seat):>5}")
+        wasted = g.state.wasted[seat]
+        self.say(f"{g.state.turn} rounds played"
+                 + (f", {wasted} wasted on a filled box." if wasted else "."))
+
+    def run(self) -> int:
+        number = 0
+        try:
+            while not self.game.is_over:
+                number += 1
+                self.play_round(number)
+        except _InputEnded:
+            g = self.game
+            self.say()
+            self.say(f"Input ended: game abandoned with {13 - len(g.open_boxes())} of 13 boxes "
+                     f"filled, total {g.total()}. Replay it with --seed {g.seed}.")
+            return 0
+        self.final_card()
+        return 0
+
+
+def play(args, stdin=None, stdout=None) -> int:
+    """``dicelab play yahtzee [--rules official|seed] [--seed N] [--players NAME]``.
+
+    ``stdin``/``stdout`` default to the process's own; returns the exit status.
+    """
+    stdin = sys.stdin if stdin is None else stdin
+    stdout = sys.stdout if stdout is None else stdout
+    names = [n.strip() for n in (getattr(args, "players", None) or "").split(",") if n.strip()]
+    if len(names) > 1:
+        raise RuleError(f"terminal Yahtzee is for one player; got {len(names)} names")
+    preset = getattr(args, "rules", None) or "official"
+    settings = YahtzeeSettings(preset=preset, filled_box_wastes_round=True)
+    game = YahtzeeGame(names or ["Player"], settings, getattr(args, "seed", None))
+    ui = TerminalYahtzee(game, stdin, stdout)
+    ui.say(f"Yahtzee, {preset} rules ({describe_rules(settings)}); seed {game.seed}.")
+    ui.say("Fill all 13 boxes; naming a box already filled wastes the round. Ctrl-D quits.")
+    return ui.run()
