@@ -168,6 +168,7 @@ class _Kernel:
     n_start: np.ndarray        # first group of each n = 1..5
     single: bool               # one option per group (no keep choice)
     bust: np.ndarray           # [6] bust chance per n (index 0 unused)
+    counting: np.ndarray       # [6] chance of at least one counting die per n
     exp_points: np.ndarray     # [6] expected roll points per n (auto keep), in points
     max_units: int             # most units one roll can add
     # 5-dice roll split for the hot-dice closed forms (auto keep)
@@ -230,6 +231,7 @@ def _kernel(kernel_key, auto: bool = True) -> _Kernel:
     choose = choose and not auto
     groups: dict[tuple[int, tuple], int] = {}
     bust = np.zeros(6)
+    counting_p = np.zeros(6)
     exp_points = np.zeros(6)
     e_max = 0.0
     p_nohot5 = e_nohot5 = p_hot5 = e_hot5 = 0.0
@@ -237,6 +239,7 @@ def _kernel(kernel_key, auto: bool = True) -> _Kernel:
         total = 6 ** n
         best_e = 0.0
         bust[n] = float(bust_chance(kernel_key_rules(kernel_key), n, exact=True))
+        counting_p[n] = float(counting_chance(kernel_key_rules(kernel_key), n, exact=True))
         exp_points[n] = float(expected_roll_points(kernel_key_rules(kernel_key), n, exact=True))
         for dice, w, points, counting in _table(kernel_key, n):
             p = w / total
@@ -264,7 +267,7 @@ def _kernel(kernel_key, auto: bool = True) -> _Kernel:
             opt_pts.append(pts)
             opt_next.append(nxt)
     return _Kernel(unit, np.array(opt_pts), np.array(opt_next), np.array(grp_start),
-                   np.array(grp_prob), np.array(n_start), not choose, bust, exp_points,
+                   np.array(grp_prob), np.array(n_start), not choose, bust, counting_p, exp_points,
                    max(opt_pts), p_nohot5, e_nohot5, p_hot5, e_hot5, e_max)
 
 
@@ -651,7 +654,7 @@ def turn_readout(rules, turn_total: int = 0, dice_left: int = 5, *, on_board: bo
                              on_barrel=on_barrel)
     k = sol.kernel
     return TurnReadout(r.variant, int(turn_total), n, hot, need, may, float(k.bust[n]),
-                       1.0 - float(k.bust[n]), float(k.exp_points[n]), stand, roll, decision,
+                       float(k.counting[n]), float(k.exp_points[n]), stand, roll, decision,
                        amount, reach)
 
 
