@@ -152,10 +152,11 @@ class Game(param.Parameterized):
         self.history: list[Event] = []
         self.rolloff, starter = self._seating_rolloff()
         self._state = self.state = self._initial_state(starter)
-        names = ", ".join(f"{self.seats[i].name} {'+'.join(map(str, r))}"
-                          for i, r in self.rolloff[0].items())
-        self.history.append(Event("rolloff", starter, f"Seating roll-off: {names}; "
-                                  f"{self.seats[starter].name} starts.",
+        rounds = "; tie, again: ".join(
+            ", ".join(f"{self._seats[i].name} {'+'.join(map(str, r))}" for i, r in rnd.items())
+            for rnd in self.rolloff)
+        self.history.append(Event("rolloff", starter, f"Seating roll-off: {rounds}; "
+                                  f"{self._seats[starter].name} starts.",
                                   {"rolls": self.rolloff}))
 
     # ----- the state API --------------------------------------------------------------------
