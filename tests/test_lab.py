@@ -79,3 +79,22 @@ def test_plot_and_table():
     assert fig.title.text.startswith("bones")
     g = simulate("bones", "chicken,gambler", games=100, seed=1)
     assert "win rate" in g.table() and g.plot() is not None
+
+
+@pytest.mark.parametrize("variant, players", [
+    ("bones", ["chicken", "aggressive", "gambler", "optimal", "threshold:1000:nohabit"]),
+    ("thousand", ["chicken", "gambler", "optimal"]),
+])
+def test_simulated_turn_means_agree_with_exact_odds(variant, players):
+    from dicelab.odds.fivedice import optimal_turn_ev, strategy_turn_ev
+    from dicelab.settings import SETTINGS
+
+    # Thousand's exact value is for a player at 0 with the barrel; the lab's turns have none
+    rules = SETTINGS[variant](barrel=0) if variant == "thousand" else variant
+    r = simulate(variant, players, turns=300_000, seed=11)
+    for row in r.rows:
+        p = row["player"]
+        exact = optimal_turn_ev(rules) if p == "optimal" else strategy_turn_ev(rules, p)
+        lo, hi = row["mean_turn_score_ci"]
+        half = (hi - lo) / 2
+        assert abs(row["mean_turn_score"] - exact) < 2 * half, (p, row, exact)

@@ -43,13 +43,18 @@ class LabResult:
     samples: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     game_lengths: np.ndarray | None = field(default=None, repr=False)
 
+    def keys(self) -> list[str]:
+        """Player names, with the seat added where a name repeats."""
+        names = [r["player"] for r in self.rows]
+        return [n if names.count(n) == 1 else f"{n} #{i + 1}" for i, n in enumerate(names)]
+
     def to_dict(self) -> dict[str, Any]:
         out = {"variant": self.variant, "mode": self.mode, self.mode: self.n, "seed": self.seed,
                "players": self.rows}
         if self.mode == "turns":
-            out["mean_turn_score"] = {r["player"]: r["mean_turn_score"] for r in self.rows}
+            out["mean_turn_score"] = {k: r["mean_turn_score"] for k, r in zip(self.keys(), self.rows)}
         else:
-            out["win_rate"] = {r["player"]: r["win_rate"] for r in self.rows}
+            out["win_rate"] = {k: r["win_rate"] for k, r in zip(self.keys(), self.rows)}
             if self.game_lengths is not None and len(self.game_lengths):
                 out["mean_game_turns"] = float(np.mean(self.game_lengths))
         return out

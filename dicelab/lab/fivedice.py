@@ -49,21 +49,26 @@ def roll_tables(variant: str, preset: str = "hypercard") -> tuple[np.ndarray, np
 
 @dataclass(frozen=True)
 class Policy:
-    """A vectorised turn policy: stand when allowed and ``turn_total >= threshold``; with hot
-    dice and ``hot_dice_habit`` roll all five again once on the board (seed 000), or, when a
-    ``stand_table`` is given (optimal play), stand where ``stand_table[turn_total // unit,
-    dice_left]`` says so."""
+    """A vectorised turn policy. Threshold play: stand when allowed and ``turn_total >=
+    threshold``; with hot dice and ``hot_dice_habit`` roll all five again once on the board
+    (seed 000). Table play (optimal): stand where ``stand_table[turn_total // unit, dice_left]``
+    says so (``fresh_table`` for a player not yet on the board); the last row holds above."""
 
     name: str
     threshold: int = 300
     hot_dice_habit: bool = True
     stand_table: np.ndarray | None = None
+    fresh_table: np.ndarray | None = None
     unit: int = 50
 
     def stands(self, total, left, hot, on_board):
         if self.stand_table is not None:
             rows = np.minimum(total // self.unit, self.stand_table.shape[0] - 1)
-            return self.stand_table[rows, left]
+            out = self.stand_table[rows, left]
+            if self.fresh_table is not None and not on_board.all():
+                fresh = np.minimum(total // self.unit, self.fresh_table.shape[0] - 1)
+                out = np.where(on_board, out, self.fresh_table[fresh, left])
+            return out
         want = total >= self.threshold
         if self.hot_dice_habit:
             want &= ~(hot & on_board)
@@ -197,7 +202,7 @@ def simulate_bones_games(policies: list[Policy], n_games: int, seed=None, min_on
                        [np.concatenate(p) if p else np.zeros(0, np.int64) for p in points])
 
 
-def policy_for(variant: str, spec: str) -> Policy:
+def policy_for(variant: str, spec: str, config) -> Policy:
     """The vectorised twin of a registered computer player."""
     from ..players import make_player
     from ..players.fivedice import ThresholdPlayer
@@ -205,9 +210,10 @@ def policy_for(variant: str, spec: str) -> Policy:
     player = make_player(variant, spec)
     if isinstance(player, ThresholdPlayer):
         return Policy(spec, player.threshold, player.hot_dice_habit)
-    table = getattr(player, "stand_table", None)
-    if table is not None:
-        return Policy(spec, stand_table=table, unit=50 if variant == "bones" else 5)
+    if hasattr(player, "stand_tables"):
+        on_board, fresh = player.stand_tables(config)
+        return Policy(spec, stand_table=on_board, fresh_table=fresh,
+                      unit=50 if variant == "bones" else 5)
     raise RuleError(f"{spec!r} has no vectorised form for the {variant} lab")
 
 
@@ -222,7 +228,7 @@ def run(variant, players, games, turns, seed, progress, settings):
     if turns is not None:
         rows, samples = [], {}
         for spec in tqdm(players, disable=not progress, desc="players", unit="player"):
-            pol = policy_for(variant, spec)
+            pol = policy_for(variant, spec, cfg)
             chunks, left = [], turns
             while left:
                 k = min(left, 2_000_000)
@@ -236,7 +242,7 @@ def run(variant, players, games, turns, seed, progress, settings):
             samples[spec] = x
         return LabResult(variant, "turns", turns, seed, rows, samples)
     if variant == "bones":
-        pols = [policy_for(variant, p) for p in players]
+        pols = [policy_for(variant, p, cfg) for p in players]
         res = simulate_bones_games(pols, games, seed=rng, min_on_board=cfg.min_on_board,
                                    target=cfg.target, preset=cfg.preset)
         wins = np.bincount(res.winners, minlength=len(players)).astype(float)

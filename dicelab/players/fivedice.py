@@ -83,3 +83,42 @@ for _variant, _named_levels in STRATEGIES.items():
     for _name, _t in _named_levels.items():
         register(_variant, _name)(_named(_CLASSES[_variant], _name, _t))
     register(_variant, "threshold")(lambda spec, v=_variant: threshold_player(spec, v))
+
+
+class OptimalPlayer(param.Parameterized):
+    """Expected-points-optimal turns from the odds module, honouring every minimum (to get on
+    the board, opening, pits, barrel). With choose_keepers it also picks the dice to set aside
+    that leave the most valuable state."""
+
+    spec = "optimal"
+
+    def act(self, view):
+        from ..odds.fivedice import keep_values, readout_for
+
+        st = view.state
+        if st.phase != "decide":
+            return Roll()
+        if view.choose_keepers():
+            seat = st.current
+            best = max(keep_values(view.config, st.dice, st.before_total,
+                                   on_board=st.on_board[seat], banked=st.totals[seat]),
+                       key=lambda kv: max(kv[1].roll_value, kv[1].stand_value or float("-inf")))
+            keep, r = best
+            positions, pool = [], list(enumerate(st.dice))
+            for v in keep:
+                i = next(j for j, (p, d) in enumerate(pool) if d == v)
+                positions.append(pool.pop(i)[0])
+            kind = Stand if r.decision == "stand" else Roll
+            return kind(keep=tuple(sorted(positions)))
+        return Stand() if readout_for(view.config, st).decision == "stand" else Roll()
+
+    def stand_tables(self, config):
+        """(on the board, not yet on the board) stand tables for the vectorised lab."""
+        from ..odds.fivedice import optimal_stand_table
+
+        return optimal_stand_table(config, on_board=True), optimal_stand_table(config,
+                                                                                on_board=False)
+
+
+for _variant in ("bones", "thousand"):
+    register(_variant, "optimal")(lambda spec: OptimalPlayer())
