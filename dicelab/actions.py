@@ -25,32 +25,27 @@ def _positions(values, what: str) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True)
-class Roll:
+class _SetsAside:
+    keep: tuple[int, ...] | None = None
+
+    def __post_init__(self):
+        if self.keep is not None:
+            object.__setattr__(self, "keep", _positions(self.keep, "keep"))
+
+    def __repr__(self):
+        name = type(self).__name__
+        return f"{name}()" if self.keep is None else f"{name}(keep={self.keep})"
+
+
+@dataclass(frozen=True, repr=False)
+class Roll(_SetsAside):
     """Roll the dice that may be rolled. ``keep``: with Bones' choose_keepers, the positions
     (in the last roll) of the counting dice to set aside first; None keeps every counting die."""
 
-    keep: tuple[int, ...] | None = None
 
-    def __post_init__(self):
-        if self.keep is not None:
-            object.__setattr__(self, "keep", _positions(self.keep, "keep"))
-
-    def __repr__(self):
-        return "Roll()" if self.keep is None else f"Roll(keep={self.keep})"
-
-
-@dataclass(frozen=True)
-class Stand:
+@dataclass(frozen=True, repr=False)
+class Stand(_SetsAside):
     """Stand (bank the turn total; in Under40, stop). ``keep`` as for Roll."""
-
-    keep: tuple[int, ...] | None = None
-
-    def __post_init__(self):
-        if self.keep is not None:
-            object.__setattr__(self, "keep", _positions(self.keep, "keep"))
-
-    def __repr__(self):
-        return "Stand()" if self.keep is None else f"Stand(keep={self.keep})"
 
 
 @dataclass(frozen=True)

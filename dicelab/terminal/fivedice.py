@@ -1,12 +1,11 @@
 """Hot-seat terminal play of Bones and Thousand (``dicelab play bones|thousand``)."""
 from __future__ import annotations
 
-import sys
-
 from ..actions import Roll, Stand
 from ..errors import RuleError
 from ..games import new_game
 from ..games.base import Seat
+from .console import Console
 
 HELP = ("r or . rolls, s or 0 stands, q quits. With choose_keepers add the positions of the "
         "counting dice to set aside: 'r 1 3'.")
@@ -33,20 +32,10 @@ def dice_line(dice, mask) -> str:
     return f"  {top}\n  {marks.rstrip()}"
 
 
-class FiveDiceTerminal:
-    def __init__(self, game, stdin, stdout):
-        self.game, self.stdin, self.out = game, stdin, stdout
-
-    def say(self, text=""):
-        print(text, file=self.out, flush=True)
-
-    def ask(self, prompt: str) -> str:
-        self.out.write(prompt)
-        self.out.flush()
-        line = self.stdin.readline()
-        if not line:
-            raise EOFError
-        return line.strip()
+class FiveDiceTerminal(Console):
+    def __init__(self, game, stdin=None, stdout=None):
+        super().__init__(stdin, stdout)
+        self.game = game
 
     def title(self) -> str:
         g, c = self.game, self.game.config
@@ -162,8 +151,6 @@ class FiveDiceTerminal:
 
 
 def play(args, stdin=None, stdout=None) -> int:
-    stdin = stdin or sys.stdin
-    stdout = stdout or sys.stdout
     settings = {}
     if getattr(args, "preset", None):
         settings["preset"] = args.preset

@@ -14,6 +14,7 @@ from ..errors import RuleError
 from ..games.yahtzee import YahtzeeGame
 from ..rules.yahtzee import BOXES, LABELS, UPPER, box_name
 from ..settings import YahtzeeSettings
+from .console import Console
 
 # pip rows of one die face: (top, middle, bottom)
 _PIPS = {
@@ -28,8 +29,8 @@ _EDGE = "+-------+"
 _WIDTH = 16  # box label column
 
 
-class _InputEnded(Exception):
-    """Standard input was closed (Ctrl-D or end of a piped file)."""
+_InputEnded = EOFError  # what Console.ask raises when the input has ended
+
 
 
 def dice_art(dice) -> str:
@@ -75,25 +76,12 @@ def describe_rules(s: YahtzeeSettings) -> str:
     return ", ".join(parts)
 
 
-class TerminalYahtzee:
+class TerminalYahtzee(Console):
     """One console game; reads lines from ``stdin`` and writes to ``stdout``."""
 
     def __init__(self, game: YahtzeeGame, stdin, stdout):
-        self.game, self.stdin, self.stdout = game, stdin, stdout
-
-    def say(self, text: str = "") -> None:
-        self.stdout.write(text + "\n")
-        self.stdout.flush()
-
-    def ask(self, prompt: str) -> str:
-        self.stdout.write(prompt)
-        self.stdout.flush()
-        line = self.stdin.readline()
-        if not line:
-            raise _InputEnded
-        if not line.endswith("\n"):
-            self.stdout.write("\n")  # piped input without a final newline
-        return line.strip()
+        super().__init__(stdin, stdout)
+        self.game = game
 
     def warn(self, text: str) -> None:
         self.say(f"Warning: {text}")
