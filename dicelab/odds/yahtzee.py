@@ -1,0 +1,666 @@
+"""Optimal solitaire Yahtzee: the maximum expected final score for any ``YahtzeeSettings``.
+
+A state is a card at the start of a turn: the filled boxes, the upper total (capped at the
+threshold, kept only with an upper bonus) and whether the Yahtzee box holds 50 (kept only with a
+Yahtzee bonus). Bonuses count when they are earned, the upper bonus when the total reaches the
+threshold, so a state's value is the expected number of points still to come (as in
+yatzy-solver). Upper totals from which the bonus can no longer be earned, or that have earned
+it, are one state.
+
+Backward induction runs over the number of open boxes, all states of one count together. Within
+a turn the classic chain is solved on the 252 sorted outcomes of five dice and the 462 keeps:
+the final roll goes in its best box (options from ``rules.yahtzee.scoring_options``); a keep's
+value is the average over one more die, added one die at a time; a roll's value is the best of
+its keeps. Everything is float64, vectorised over states (arrays of shape (keeps, states)).
+
+    table = solve("official")            # progress bar once, then a disk cache
+    table.expected_score                 # 254.5877...
+    table.value(State(frozenset(BOXES) - {"chance"}, 0, None))
+    table.advise(open_boxes, upper_total, yahtzee_box, dice, rerolls_left)
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations_with_replacement
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from ..dice import check_dice, multisets
+from ..errors import RuleError
+from ..rules.yahtzee import (
+    BOXES,
+    UPPER,
+    box_name,
+    scoring_options,
+    upper_bonus_due,
+    yahtzee_bonus_due,
+)
+from ..settings import YahtzeeSettings
+
+__all__ = ["FORMAT", "Advice", "State", "YahtzeeTable", "solve"]
+
+FORMAT = 1  # bump when the table layout or its meaning changes
+NBOX = len(BOXES)
+FULL = (1 << NBOX) - 1
+BIT = {b: 1 << i for i, b in enumerate(BOXES)}
+YAHTZEE_BIT = BIT["yahtzee"]
+CHANCE = BOXES.index("chance")
+YAHTZEE = BOXES.index("yahtzee")
+# lower boxes that score on some rolls only
+PATTERN_BOXES = tuple(BOXES.index(b) for b in ("three_of_a_kind", "four_of_a_kind",
+                                                 "full_house", "small_straight",
+                                                 "large_straight"))
+CHUNK = 256  # states per block: a block's arrays stay in the core's cache
+GROUP = 8 * CHUNK  # states whose box values are prepared together
+NEG = -np.inf
+
+
+# ----- dice: outcomes, keeps and the one-die-at-a-time maps -------------------------------------
+@cache
+def _lex_points() -> tuple[list, np.ndarray]:
+    """The 252 outcomes in lexicographic order and (13, 252) their points in every box (all
+    boxes open, Yahtzee box open), from ``scoring_options``."""
+    outcomes = [m for m, _ in multisets(5)]
+    return outcomes, np.array([[scoring_options(o, BOXES, None, False)[b] for o in outcomes]
+                               for b in BOXES], dtype=np.int64)
+
+
+def _outcome_order(points: np.ndarray) -> np.ndarray:
+    """An order of the outcomes in which the rolls that score in each of Three and Four of a
+    Kind, Full House, the straights and Yahtzee are one slice (the sets nest or are apart)."""
+    S = {b: points[BOXES.index(b)] > 0 for b in
+         ("three_of_a_kind", "four_of_a_kind", "full_house", "small_straight",
+          "large_straight", "yahtzee")}
+    cls = np.select([S["large_straight"], S["small_straight"], ~S["three_of_a_kind"],
+                     S["yahtzee"], S["four_of_a_kind"], S["full_house"]],
+                    [1, 0, 2, 6, 5, 4], 3)
+    return np.argsort(cls, kind="stable")
+
+
+class _Dice:
+    """Keeps are the multisets of 0..5 dice by level (number of dice), stored as rows
+    ``off[n] .. off[n+1]``; level 5 is the 252 outcomes of a full roll.
+
+    Levels 0..4 are in lexicographic order: adding a 1 to the level-n keeps then gives the first
+    ``size[n]`` keeps of level n+1 in the same order, so that face needs no gather. Level 5 is in
+    ``_outcome_order`` instead, so that a box's scoring rolls are a slice."""
+
+    def __init__(self):
+        lex, points = _lex_points()
+        order = _outcome_order(points)
+        self.levels = [list(combinations_with_replacement(range(1, 7), n)) for n in range(5)]
+        self.levels.append([lex[i] for i in order])
+        self.points = points[:, order]
+        self.size = [len(lv) for lv in self.levels]
+        self.off = [0]
+        for s in self.size:
+            self.off.append(self.off[-1] + s)
+        self.keeps = [k for lv in self.levels for k in lv]  # global row -> sorted dice
+        self.row = {k: i for i, k in enumerate(self.keeps)}
+        self.outcomes = self.levels[5]
+        ways = dict(multisets(5))
+        self.prob = np.array([ways[o] for o in self.outcomes], dtype=np.float64) / 6 ** 5
+        self.outcome = {k: i for i, k in enumerate(self.outcomes)}
+        self.count = np.array([[o.count(f) for f in range(1, 7)] for o in self.outcomes],
+                              dtype=np.intp)  # (252, 6)
+        self.yahtzee_rows = np.array([self.outcome[(f,) * 5] for f in range(1, 7)])
+
+        def add(k, f):
+            return tuple(sorted(k + (f,)))
+        # E-step of level n: rows of k + f, face-major; face 1 is a slice below level 4
+        self.e_faces = [2 if n < 4 else 1 for n in range(5)]
+        for n in range(4):
+            assert [self.row[add(k, 1)] for k in self.levels[n]] == \
+                list(range(self.off[n + 1], self.off[n + 1] + self.size[n]))
+        self.e_take = [np.array([self.row[add(k, f)] for f in range(self.e_faces[n], 7)
+                                 for k in self.levels[n]], dtype=np.intp) for n in range(5)]
+        # max-step of level n: the keep itself, then the keep without its j-th die, j-major
+        self.m_take = [None] + [
+            np.array([self.row[k] for k in self.levels[n]]
+                     + [self.row[k[:j] + k[j + 1:]] for j in range(n) for k in self.levels[n]],
+                     dtype=np.intp) for n in range(1, 6)]
+        # distinct keeps of each outcome (for advice)
+        self.sub = []
+        for o in self.outcomes:
+            subs = {()}
+            for d in o:
+                subs |= {add(s, d) for s in subs}
+            subs = {s for s in subs if _submultiset(s, o)}
+            self.sub.append(np.array(sorted(self.row[s] for s in subs), dtype=np.intp))
+
+
+def _submultiset(s, o) -> bool:
+    return all(s.count(f) <= o.count(f) for f in set(s))
+
+
+@cache
+def _dice() -> _Dice:
+    return _Dice()
+
+
+def _estep(D: _Dice, be: np.ndarray, tmp: np.ndarray) -> None:
+    """Keeps' values from the outcomes' values (rows of level 5), one die at a time."""
+    for n in range(4, -1, -1):
+        k = D.size[n]
+        first = D.e_faces[n]
+        t = tmp[:(7 - first) * k]
+        np.take(be, D.e_take[n], axis=0, out=t, mode="clip")  # 'clip': no hidden copy of out
+        t3 = t.reshape(7 - first, k, -1)
+        dst = be[D.off[n]:D.off[n + 1]]
+        if first == 2:
+            np.add(be[D.off[n + 1]:D.off[n + 1] + k], t3[0], out=dst)  # face 1: a slice
+        else:
+            np.add(t3[0], t3[1], out=dst)
+        for j in range(3 - first, 7 - first):
+            dst += t3[j]
+        dst *= 1 / 6
+
+
+def _mstep(D: _Dice, be: np.ndarray, tmp: np.ndarray) -> None:
+    """Each keep's row becomes the best value of its sub-keeps; level 5 then holds each roll's
+    value with the best keep."""
+    for n in range(1, 6):
+        k = D.size[n]
+        t = tmp[:(n + 1) * k]
+        np.take(be, D.m_take[n], axis=0, out=t, mode="clip")
+        np.maximum.reduce(t.reshape(n + 1, k, -1), axis=0, out=be[D.off[n]:D.off[n + 1]])
+
+
+def _chain(D: _Dice, be: np.ndarray, tmp: np.ndarray, rerolls: int) -> None:
+    """Level-5 rows: values of final rolls in, values of first rolls (``rerolls`` to go) out."""
+    for _ in range(rerolls):
+        _estep(D, be, tmp)
+        _mstep(D, be, tmp)
+
+
+def _buffers(n: int, dtype=np.float64) -> tuple[np.ndarray, ...]:
+    """Keeps' rows, scratch rows and two float64 roll-sized blocks for ``n`` states."""
+    return (np.empty((462, n), dtype), np.empty((1512, n), dtype), np.empty((252, n)),
+            np.empty((252, n)))
+
+
+# ----- scoring tables, all from rules.yahtzee.scoring_options ----------------------------------
+def _points() -> np.ndarray:
+    """(13, 252) points of every outcome (in ``_Dice`` order) in every box, all boxes open."""
+    return _dice().points
+
+
+@cache
+def _joker_points() -> np.ndarray:
+    """(8192, 6, 13) with the forced joker rule: the points of five f's in each box that may be
+    filled when the card has these boxes filled (Yahtzee box filled), -1 where it may not."""
+    out = np.full((FULL + 1, 6, NBOX), -1, dtype=np.int16)
+    for mask in range(FULL + 1):
+        if not mask & YAHTZEE_BIT:
+            continue
+        open_boxes = [b for b in BOXES if not mask & BIT[b]]
+        for f in range(6):
+            for b, pts in scoring_options((f + 1,) * 5, open_boxes, 50, True).items():
+                out[mask, f, BOXES.index(b)] = pts
+    return out
+
+
+@cache
+def _joker_tables() -> np.ndarray:
+    """The forced joker table as an additive float mask per card, (8192, 19 options, 6 faces):
+    options 0..6 the lower boxes (points, or -inf where five of the face may not go there),
+    7..12 scoring 0 in an upper box, 13..18 scoring the five dice in their upper box (0 or
+    -inf). With a state's values of those options added, the best is the roll's value."""
+    jp = _joker_points().transpose(0, 2, 1)  # (8192, 13 boxes, 6 faces)
+    up = jp[:, :6]
+    assert ((up <= 0) | (up == 5 * np.arange(1, 7)[:, None])).all()  # five of a face, or 0
+    low = jp[:, 6:]
+    return np.concatenate([np.where(low >= 0, low, NEG), np.where(up == 0, 0.0, NEG),
+                           np.where(up > 0, 0.0, NEG)], axis=1)
+
+
+def _options_matrix(mask: int, joker: bool) -> np.ndarray:
+    """(13, 252): the points of each outcome in each box that may be filled now, -1 elsewhere."""
+    S = np.where([[not mask & BIT[b]] for b in BOXES], _points(), -1)
+    if joker and mask & YAHTZEE_BIT:
+        S[:, _dice().yahtzee_rows] = _joker_points()[mask].T
+    return S
+
+
+# ----- the solver -------------------------------------------------------------------------------
+class _Rules:
+    """What the values depend on, and the state layout: values are a dense array
+    ``V[mask, y, u]`` (filled-box mask, 1 if the Yahtzee box holds 50, capped upper total)."""
+
+    def __init__(self, s: YahtzeeSettings):
+        self.rerolls = s.rerolls
+        self.upper_bonus = s.upper_bonus
+        self.threshold = s.upper_bonus_threshold if s.upper_bonus else 0
+        self.yahtzee_bonus = s.yahtzee_bonus
+        self.joker = bool(s.joker)
+        self.U = self.threshold + 1 if self.upper_bonus else 1
+        self.Y = 2 if self.yahtzee_bonus else 1
+        T = self.threshold
+        # exact upper totals reachable with these upper boxes filled
+        self.reach = []
+        for F in range(64):
+            totals = {0}
+            for f in range(6):
+                if F >> f & 1:
+                    totals = {t + (f + 1) * c for t in totals for c in range(6)}
+            self.reach.append(frozenset(totals))
+        # canonical capped total: u while the bonus is still to be earned, else T
+        self.canon = np.full((64, self.U), T, dtype=np.intp)
+        self.canon_flat = self.canon.ravel()  # a view: filled in below
+        if self.upper_bonus:
+            for F in range(64):
+                most = sum(5 * (f + 1) for f in range(6) if not F >> f & 1)
+                for u in range(T):
+                    if u + most >= T:
+                        self.canon[F, u] = u
+        self.classes = [np.unique(self.canon[F, [min(t, T) if self.upper_bonus else 0
+                                                 for t in self.reach[F]]]) for F in range(64)]
+
+    @property
+    def key(self) -> str:
+        return (f"v{FORMAT}-r{self.rerolls}-ub{self.upper_bonus}-t{self.threshold}"
+                f"-yb{self.yahtzee_bonus}-j{int(self.joker)}")
+
+    def index(self, mask, y, u):
+        return (mask * self.Y + y) * self.U + u
+
+    def states(self, n_open: int):
+        """The distinct states with ``n_open`` open boxes, as arrays (mask, y, u), ordered by
+        upper boxes first so a block of states shares most of its open boxes."""
+        masks = np.array([m for m in range(FULL + 1) if NBOX - m.bit_count() == n_open],
+                         dtype=np.intp)
+        masks = masks[np.argsort((masks & 63) * 128 + (masks >> 6), kind="stable")]
+        ncls = np.array([len(c) for c in self.classes])
+        width = ncls.max()
+        cls = np.zeros((64, width), dtype=np.intp)
+        for F, c in enumerate(self.classes):
+            cls[F, :len(c)] = c
+        F = masks & 63
+        ny = np.where((self.Y == 2) & (masks & YAHTZEE_BIT != 0), 2, 1)
+        nu = ncls[F]
+        per = ny * nu
+        m = np.repeat(masks, per)
+        j = np.arange(per.sum()) - np.repeat(np.cumsum(per) - per, per)
+        nur = np.repeat(nu, per)
+        y = j // nur
+        u = cls[m & 63, j % nur]
+        return m, y, u
+
+
+class _Level:
+    """Per-state values of the boxes for a group of states (arrays over the states):
+    ``lower[b - 6]`` the next state's value after filling lower box b (the Yahtzee box with 0),
+    ``y50`` after filling the Yahtzee box with 50, ``G[g, c]`` upper box g with c dice of its
+    face (points, upper bonus earned and the next state's value), -inf where a box is filled;
+    ``zero`` the best of scoring 0 somewhere; ``jrows`` the six Yahtzee rolls' values of the
+    states ``jsel`` where the forced joker rule restricts them."""
+
+    __slots__ = ("G", "jrows", "jsel", "lower", "m", "shut", "u", "y", "y50", "zero")
+
+
+class _Solver:
+    def __init__(self, rules: _Rules, V: np.ndarray | None = None, dtype=np.float64):
+        self.r = rules
+        self.D = _dice()
+        self.Sf = _points().astype(np.float64)
+        self.slices = {}  # a box's scoring rolls, one slice in _Dice's order
+        for b in PATTERN_BOXES + (YAHTZEE,):
+            rows = np.flatnonzero(self.Sf[b] > 0)
+            assert (np.diff(rows) == 1).all()
+            self.slices[b] = slice(rows[0], rows[-1] + 1)
+        yr = self.D.yahtzee_rows
+        assert (yr == np.arange(self.slices[YAHTZEE].start, 252)).all()
+        self.JP = _joker_tables() if rules.joker else None
+        self.ybonus = np.array([yahtzee_bonus_due((f,) * 5, 50, rules.yahtzee_bonus)
+                                for f in range(1, 7)], dtype=np.float64)[:, None]
+        self.dtype = np.dtype(dtype)
+        if V is None:
+            V = np.full((FULL + 1) * rules.Y * rules.U, np.nan)
+            V[rules.index(FULL, np.arange(rules.Y)[:, None], np.arange(rules.U))] = 0.0
+        self.V = V
+
+    def level(self, m, y, u) -> _Level:
+        r, V = self.r, self.V
+        n = len(m)
+        L = _Level()
+        L.m, L.y, L.u = m, y, u
+        L.shut = int(np.bitwise_and.reduce(m))  # boxes filled in every state
+        # lower boxes: the next state's value, -inf where filled
+        bits = (1 << np.arange(6, NBOX))[:, None]
+        filled = (m & bits) != 0
+        ny = np.where(bits == YAHTZEE_BIT, 0, y)
+        L.lower = V[r.index(m | bits, ny, u)]
+        L.lower[filled] = NEG
+        L.y50 = V[r.index(m | YAHTZEE_BIT, r.Y - 1, u)]  # the Yahtzee box then holds 50
+        L.y50[filled[YAHTZEE - 6]] = NEG
+        # upper box g with c dice of its face: (6 g, 6 c, n), for the boxes open somewhere
+        T, B = r.threshold, r.upper_bonus
+        L.G = G = np.full((6, 6, n), NEG)
+        go = np.array([g for g in range(6) if not L.shut >> g & 1])
+        if len(go):
+            gb = (1 << go)[:, None, None]
+            face = (go + 1)[:, None, None] * np.arange(6)[:, None]  # points
+            nm = m | gb
+            tot = u + face
+            val = V[r.index(nm, y, r.canon_flat[(nm & 63) * r.U + np.minimum(tot, T)])]
+            val += face
+            if B:
+                val += B * ((u < T) & (tot >= T))
+            val[np.broadcast_to((m & gb) != 0, val.shape)] = NEG
+            G[go] = val
+        # Scoring 0 in an open box is never better than that box's real score (values do not
+        # fall as the upper total rises), so the best zero is a floor for every roll.
+        L.zero = np.maximum(L.lower.max(axis=0), G[:, 0].max(axis=0))
+        L.jsel = L.jrows = None
+        if self.JP is not None:
+            sel = np.flatnonzero(m & YAHTZEE_BIT)
+            if len(sel):
+                opts = np.concatenate([L.lower[:, sel], G[:, 0, sel], G[:, 5, sel]]).T
+                best = (self.JP[m[sel]] + opts[:, :, None]).max(axis=1)  # (k, 6 faces)
+                L.jsel, L.jrows = sel, best.T + self.ybonus * (y[sel] == 1)
+        return L
+
+    def final_roll(self, L: _Level, i: int, j: int, out: np.ndarray,
+                   tmp: np.ndarray) -> np.ndarray:
+        """(252, j - i) into ``out``: each final roll of states i..j scored in its best box."""
+        zero = L.zero[i:j]
+        shut = L.shut
+        if not shut & BIT["chance"]:
+            np.add(self.Sf[CHANCE][:, None], L.lower[CHANCE - 6, i:j], out=out)
+            np.maximum(out, zero, out=out)
+        else:
+            out[:] = zero
+        for b, sl in self.slices.items():
+            if not shut & (1 << b):
+                c = L.y50 if b == YAHTZEE else L.lower[b - 6]
+                np.add(self.Sf[b][sl, None], c[i:j], out=tmp[sl])
+                np.maximum(out[sl], tmp[sl], out=out[sl])
+        for g in range(6):
+            if not shut & (1 << g):
+                np.take(L.G[g][:, i:j], self.D.count[:, g], axis=0, out=tmp, mode="clip")
+                np.maximum(out, tmp, out=out)
+        ys = self.slices[YAHTZEE]
+        if L.jsel is not None:
+            a, b = np.searchsorted(L.jsel, (i, j))
+            if b - a == j - i:
+                out[ys] = L.jrows[:, a:b]
+            elif b > a:
+                out[np.ix_(self.D.yahtzee_rows, L.jsel[a:b] - i)] = L.jrows[:, a:b]
+        elif self.r.yahtzee_bonus:
+            sel = np.flatnonzero(L.y[i:j] == 1)
+            if len(sel):
+                out[np.ix_(self.D.yahtzee_rows, sel)] += self.ybonus
+        return out
+
+    def block(self, L: _Level, i: int, j: int, bufs) -> np.ndarray:
+        """Values at the start of the turn of states i..j."""
+        D, n = self.D, j - i
+        be, tmp, w, w2 = bufs if bufs[0].shape[1] == n else _buffers(n, self.dtype)
+        if self.dtype == np.float64:
+            self.final_roll(L, i, j, be[D.off[5]:], w)
+            _chain(D, be, tmp, self.r.rerolls)
+            return D.prob @ be[D.off[5]:]
+        # float32 chain on values less a per-state base: averages and maxima commute with it,
+        # and what is left is points-sized, where float32 keeps ~1e-5
+        self.final_roll(L, i, j, w, w2)
+        base = L.zero[i:j]
+        np.subtract(w, base, out=be[D.off[5]:], casting="same_kind")
+        _chain(D, be, tmp, self.r.rerolls)
+        return base + D.prob @ be[D.off[5]:].astype(np.float64)
+
+    def solve(self, max_open: int = NBOX, progress: bool = False, threads: int | None = None):
+        r = self.r
+        levels = [r.states(k) for k in range(1, max_open + 1)]
+        total = sum(len(m) for m, _, _ in levels)
+        threads = threads or min(2, os.cpu_count() or 1)
+        local = threading.local()
+
+        from tqdm.auto import tqdm
+        with tqdm(total=total, unit="state", desc="Yahtzee solve", disable=not progress,
+                  leave=False) as bar, ThreadPoolExecutor(threads) as pool:
+            for m, y, u in levels:
+                out = np.empty(len(m))
+
+                def work(i, m=m, y=y, u=u, out=out):
+                    bufs = getattr(local, "bufs", None)
+                    if bufs is None:
+                        bufs = local.bufs = _buffers(CHUNK, self.dtype)
+                    j = min(i + GROUP, len(m))
+                    L = self.level(m[i:j], y[i:j], u[i:j])
+                    for a in range(0, j - i, CHUNK):
+                        b = min(a + CHUNK, j - i)
+                        out[i + a:i + b] = self.block(L, a, b, bufs)
+                    return j - i
+
+                starts = range(0, len(m), GROUP)
+                for done in (pool.map(work, starts) if threads > 1 else map(work, starts)):
+                    bar.update(done)
+                self.V[r.index(m, y, u)] = out
+        return self.V
+
+
+# ----- public API -------------------------------------------------------------------------------
+class State(NamedTuple):
+    """A card at the start of a turn."""
+
+    open_boxes: frozenset = frozenset(BOXES)
+    upper_total: int = 0            # Aces..Sixes so far, uncapped
+    yahtzee_box: int | None = None  # None while open, else its points (0 or 50)
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Every option of a situation valued as expected points still to come in the game (this
+    turn's box and the bonuses still to earn included; add the score so far for the final)."""
+
+    rerolls_left: int
+    keeps: dict     # sorted kept dice -> value; empty with no re-roll left
+    boxes: dict     # each box that may be filled now -> value of filling it now
+    points: dict    # each box that may be filled now -> its points for these dice
+    chances: dict   # each open box -> chance of a non-zero score there by the end of the turn
+    best: tuple     # ("keep", dice) or ("box", name)
+    value: float    # the best option's value
+
+
+class YahtzeeTable:
+    """Optimal values of every state of one set of Yahtzee rules (see ``solve``)."""
+
+    def __init__(self, settings: YahtzeeSettings, values: np.ndarray):
+        self.settings = settings.copy()
+        self._rules = _Rules(settings)
+        self._values = values
+        self._solver_ = None
+        self._bonus_at_start = upper_bonus_due(0, self._rules.threshold, settings.upper_bonus)
+        self._turns: dict = {}
+        self._hits: dict = {}
+
+    @property
+    def _solver(self) -> _Solver:  # built on the first advice only: loading stays quick
+        if self._solver_ is None:
+            self._solver_ = _Solver(self._rules, self._values)
+        return self._solver_
+
+    @property
+    def expected_score(self) -> float:
+        """The optimal expected final score of a game, bonuses included."""
+        return self._bonus_at_start + self.value(State())
+
+    def _state(self, open_boxes, upper_total, yahtzee_box) -> tuple[int, int, int]:
+        """(mask, y, u) of a card, checked."""
+        try:
+            names = {box_name(b) for b in open_boxes}
+        except TypeError:
+            raise RuleError(f"open boxes are box names, got {open_boxes!r}") from None
+        mask = FULL & ~sum(BIT[b] for b in names)
+        if (not isinstance(upper_total, (int, np.integer))
+                or upper_total not in self._rules.reach[mask & 63]):
+            filled = ", ".join(b for b in UPPER if b not in names) or "none"
+            raise RuleError(f"an upper total of {upper_total!r} cannot be made with the filled "
+                            f"upper boxes ({filled})")
+        if ("yahtzee" in names) != (yahtzee_box is None):
+            raise RuleError("yahtzee_box is None exactly while the Yahtzee box is open")
+        if yahtzee_box not in (None, 0, 50):
+            raise RuleError(f"the Yahtzee box holds 0 or 50, got {yahtzee_box!r}")
+        return self._key(mask, upper_total, yahtzee_box)
+
+    def _key(self, mask: int, upper_total: int, yahtzee_box) -> tuple[int, int, int]:
+        r = self._rules
+        u = int(r.canon[mask & 63, min(upper_total, r.threshold)]) if r.upper_bonus else 0
+        return mask, (1 if r.Y == 2 and yahtzee_box == 50 else 0), u
+
+    def value(self, state: State | tuple) -> float:
+        """Expected points still to come from the start of a turn in ``state`` (0 when the card
+        is full), under optimal play."""
+        mask, y, u = self._state(*state)
+        v = float(self._values[self._rules.index(mask, y, u)])
+        if np.isnan(v):
+            raise RuleError("this table was solved only for fewer open boxes")
+        return v
+
+    def _turn(self, mask: int, y: int, u: int) -> tuple[list, list]:
+        """One state's turn: ``W[t]`` each roll's value with t re-rolls left (252) and ``E[t]``
+        each keep's value when keeping it with t re-rolls left (462; t >= 1)."""
+        key = (mask, y, u)
+        if key not in self._turns:
+            D, sv = self._solver.D, self._solver
+            be, tmp, w, _ = _buffers(1)
+            L = sv.level(np.array([mask]), np.array([y]), np.array([u]))
+            sv.final_roll(L, 0, 1, be[D.off[5]:], w)
+            W, E = [be[D.off[5]:, 0].copy()], [None]
+            for _ in range(self._rules.rerolls):
+                _estep(D, be, tmp)
+                E.append(be[:, 0].copy())
+                _mstep(D, be, tmp)
+                W.append(be[D.off[5]:, 0].copy())
+            if len(self._turns) >= 4096:
+                self._turns.clear()
+            self._turns[key] = W, E
+        return self._turns[key]
+
+    def _chances(self, mask: int) -> list:
+        """``H[t]`` (252, open boxes): the chance of a non-zero score in each open box by the end
+        of the turn from each roll with t re-rolls left, keeping for that box."""
+        if mask not in self._hits:
+            D = self._solver.D
+            opened = [i for i in range(NBOX) if not mask & (1 << i)]
+            hits = (_options_matrix(mask, self.settings.joker)[opened] > 0).T
+            be, tmp, _, _ = _buffers(len(opened))
+            be[D.off[5]:] = hits
+            H = [hits.astype(np.float64)]
+            for _ in range(self._rules.rerolls):
+                _chain(D, be, tmp, 1)
+                H.append(be[D.off[5]:].copy())
+            if len(self._hits) >= 4096:
+                self._hits.clear()
+            self._hits[mask] = H
+        return self._hits[mask]
+
+    def advise(self, open_boxes, upper_total: int, yahtzee_box: int | None, dice,
+               rerolls_left: int) -> Advice:
+        """Every option of a situation with its value, the best one, and the chance of each open
+        box: ``open_boxes`` box names, ``upper_total`` Aces..Sixes so far, ``yahtzee_box`` None
+        while open else 0 or 50, ``dice`` the five dice showing, ``rerolls_left`` 0..rerolls."""
+        s, D = self.settings, self._solver.D
+        dice = tuple(sorted(check_dice(dice, 5)))
+        if not isinstance(rerolls_left, (int, np.integer)) or not 0 <= rerolls_left <= s.rerolls:
+            raise RuleError(f"rerolls left is 0..{s.rerolls}, got {rerolls_left!r}")
+        mask, y, u = self._state(open_boxes, upper_total, yahtzee_box)
+        if mask == FULL:
+            raise RuleError("the card is full: the game is over")
+        opened = [b for b in BOXES if not mask & BIT[b]]
+        points = scoring_options(dice, opened, yahtzee_box, s.joker)
+        bonus = yahtzee_bonus_due(dice, yahtzee_box, s.yahtzee_bonus)
+        before = upper_bonus_due(upper_total, s.upper_bonus_threshold, s.upper_bonus)
+        boxes = {}
+        for b, pts in points.items():
+            total = upper_total + (pts if b in UPPER else 0)
+            earned = (pts + bonus
+                      + upper_bonus_due(total, s.upper_bonus_threshold, s.upper_bonus) - before)
+            nxt = self._key(mask | BIT[b], total, pts if b == "yahtzee" else yahtzee_box)
+            boxes[b] = earned + float(self._values[self._rules.index(*nxt)])
+        best_box = max(boxes, key=boxes.get)
+        best, value = ("box", best_box), boxes[best_box]
+        o = D.outcome[dice]
+        keeps = {}
+        if rerolls_left:
+            E = self._turn(mask, y, u)[1][rerolls_left]
+            keeps = {D.keeps[k]: float(E[k]) for k in D.sub[o]}
+            k_best = max(keeps, key=keeps.get)
+            if keeps[k_best] > value + 1e-9:  # a tie: score now
+                best, value = ("keep", k_best), keeps[k_best]
+        hits = self._chances(mask)[rerolls_left][o]
+        chances = {b: float(p) for b, p in zip(opened, hits)}
+        return Advice(rerolls_left, keeps, boxes, points, chances, best, value)
+
+
+# ----- solve and cache --------------------------------------------------------------------------
+_MEMORY: dict[str, YahtzeeTable] = {}
+
+
+def _settings(settings_or_preset) -> YahtzeeSettings:
+    if isinstance(settings_or_preset, YahtzeeSettings):
+        return settings_or_preset
+    if settings_or_preset is None or isinstance(settings_or_preset, str):
+        return YahtzeeSettings(preset=settings_or_preset)
+    raise RuleError(f"expected YahtzeeSettings or a preset name, got {settings_or_preset!r}")
+
+
+def cache_dir() -> Path:
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("dicelab")) / "yahtzee"
+
+
+def solve(settings_or_preset: YahtzeeSettings | str = "official", progress: bool = True,
+          cache: bool | str | os.PathLike = True) -> YahtzeeTable:
+    """The optimal-play table of these rules (a YahtzeeSettings or a preset name).
+
+    Solved on first use (a few seconds; a progress bar with ``progress``), then kept in memory
+    and in a file under the user cache dir (``cache=True``), another folder (``cache=path``), or
+    nowhere (``cache=False``: always solved afresh, nothing read or written).
+    """
+    settings = _settings(settings_or_preset)
+    rules = _Rules(settings)
+    key = rules.key
+    if cache is not False:
+        folder = cache_dir() if cache is True else Path(cache)
+        path = folder / f"yahtzee-{key}.npz"
+        table = _MEMORY.get(key) or _load(path, settings, rules)
+        if table is None:
+            table = YahtzeeTable(settings, _Solver(rules).solve(progress=progress))
+            _save(path, table, rules)
+        _MEMORY[key] = table
+        return table
+    return YahtzeeTable(settings, _Solver(rules).solve(progress=progress))
+
+
+def _load(path: Path, settings, rules: _Rules) -> YahtzeeTable | None:
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            values = z["values"]
+    except (OSError, KeyError, ValueError):
+        return None
+    if meta.get("key") != rules.key or values.shape != ((FULL + 1) * rules.Y * rules.U,):
+        return None
+    return YahtzeeTable(settings, values)
+
+
+def _save(path: Path, table: YahtzeeTable, rules: _Rules) -> None:
+    meta = json.dumps({"key": rules.key, "format": FORMAT})
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz.tmp")
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, values=table._values, meta=np.array(meta))
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only cache only costs a solve next time
