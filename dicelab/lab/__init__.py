@@ -13,6 +13,15 @@ from ..errors import RuleError
 Z95 = 1.959963984540054
 
 
+def progress_bar(iterable, enabled: bool, **kw):
+    """``iterable`` with a tqdm bar when ``enabled`` (tqdm is imported only then)."""
+    if not enabled:
+        return iterable
+    from tqdm.auto import tqdm
+
+    return tqdm(iterable, **kw)
+
+
 def wilson(k: int, n: int) -> tuple[float, float]:
     """95% Wilson interval of a proportion k/n."""
     if n == 0:
@@ -42,6 +51,7 @@ class LabResult:
     rows: list[dict[str, Any]]
     samples: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     game_lengths: np.ndarray | None = field(default=None, repr=False)
+    length_unit: str = "turns"
 
     def keys(self) -> list[str]:
         """Player names, with the seat added where a name repeats."""
@@ -56,7 +66,7 @@ class LabResult:
         else:
             out["win_rate"] = {k: r["win_rate"] for k, r in zip(self.keys(), self.rows)}
             if self.game_lengths is not None and len(self.game_lengths):
-                out["mean_game_turns"] = float(np.mean(self.game_lengths))
+                out[f"mean_game_{self.length_unit}"] = float(np.mean(self.game_lengths))
         return out
 
     def table(self) -> str:
@@ -69,16 +79,20 @@ class LabResult:
                 lines.append(f"{r['player']:<22}{r['turns']:>10,}{r['mean_turn_score']:>18.2f}"
                              f"{f'{lo:.2f} – {hi:.2f}':>22}{100 * r['bust_rate']:>8.1f}%")
         else:
+            extra = next((k for k in ("points_per_turn", "mean_score") if k in self.rows[0]
+                          and not math.isnan(self.rows[0][k])), None)
+            label = {"points_per_turn": "pts/turn", "mean_score": "mean score"}.get(extra, "")
             head = (f"{'player':<22}{'games':>8}{'wins':>8}{'win rate':>10}{'95% interval':>18}"
-                    f"{'pts/turn':>10}")
+                    f"{label:>12}")
             lines = [head, "-" * len(head)]
             for r in self.rows:
                 lo, hi = r["win_rate_ci"]
                 lines.append(f"{r['player']:<22}{self.n:>8,}{r['wins']:>8,.4g}"
                              f"{100 * r['win_rate']:>9.1f}%{f'{100 * lo:.1f} – {100 * hi:.1f}%':>18}"
-                             f"{r.get('points_per_turn', float('nan')):>10.1f}")
+                             + (f"{r[extra]:>12.1f}" if extra else ""))
             if self.game_lengths is not None and len(self.game_lengths):
-                lines.append(f"mean game length: {np.mean(self.game_lengths):.1f} turns")
+                lines.append(f"mean game length: {np.mean(self.game_lengths):.1f} "
+                             f"{self.length_unit}")
         return "\n".join(lines)
 
     def __str__(self) -> str:

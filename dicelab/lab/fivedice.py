@@ -218,16 +218,14 @@ def policy_for(variant: str, spec: str, config) -> Policy:
 
 
 def run(variant, players, games, turns, seed, progress, settings):
-    from tqdm.auto import tqdm
-
-    from . import LabResult, mean_ci, wilson
+    from . import LabResult, mean_ci, progress_bar, wilson
     from ..settings import SETTINGS
 
     cfg = SETTINGS[variant](**settings)
     rng = np.random.default_rng(seed)
     if turns is not None:
         rows, samples = [], {}
-        for spec in tqdm(players, disable=not progress, desc="players", unit="player"):
+        for spec in progress_bar(players, progress, desc="players", unit="player"):
             pol = policy_for(variant, spec, cfg)
             chunks, left = [], turns
             while left:
@@ -253,7 +251,7 @@ def run(variant, players, games, turns, seed, progress, settings):
         from .models import play_games
 
         wins, totals, lengths = play_games(variant, players, games, seed, settings, progress)
-        per_turn = [float("nan")] * len(players)
+        per_turn = [float("nan")] * len(players)  # no per-turn record from whole games
     rows = []
     for i, spec in enumerate(players):
         k = wins[i]

@@ -11,15 +11,15 @@ from ..players import make_player
 def play_games(variant: str, players: list[str], n_games: int, seed: int | None = 0,
                settings: dict | None = None, progress: bool = False):
     """Returns (wins per seat (ties shared), totals (games, seats), turns per game)."""
-    from tqdm.auto import tqdm
+    from . import progress_bar
 
     seq = np.random.SeedSequence(seed)
     seats = len(players)
     wins = np.zeros(seats)
     totals = np.zeros((n_games, seats))
     turns = np.zeros(n_games, dtype=np.int64)
-    for g, child in enumerate(tqdm(seq.spawn(n_games), disable=not progress, desc=variant,
-                                   unit="game")):
+    for g, child in enumerate(progress_bar(seq.spawn(n_games), progress, desc=variant,
+                                           unit="game", total=n_games)):
         s = int(child.generate_state(1)[0])
         game = new_game(variant, [Seat(f"{p} #{i + 1}", make_player(variant, p), strategy=p)
                                   for i, p in enumerate(players)], seed=s, **(settings or {}))

@@ -154,4 +154,4 @@ def run(players, games, seed, progress, settings):
         rows.append({"player": spec, "seat": i + 1, "wins": float(wins[i]),
                      "win_rate": float(wins[i] / games), "win_rate_ci": [lo, hi],
                      "mean_final_total": float(np.mean(totals[:, i]))})
-    return LabResult("under40", "games", games, seed, rows, {}, lengths)
+    return LabResult("under40", "games", games, seed, rows, {}, lengths, "actions")
