@@ -47,3 +47,13 @@ def yahtzee_boxes(dice, preset: str = "official") -> dict[str, int]:
 __all__ = ["score", "yahtzee_boxes", "RollScore", "RuleError", "Roll", "Stand", "Reroll",
            "Score", "parse_action", "new_game", "load_game", "Game", "Seat", "GAMES",
            "VARIANTS"]
+
+
+def app(records_path=None):
+    """The dicelab Panel app (a panel-material-ui Page): show it in Jupyter, or serve it."""
+    import panel as pn
+
+    from .ui import create_app
+
+    pn.extension()
+    return create_app(records_path)

@@ -1,0 +1,559 @@
+"""The whole app: start screen, table, settings drawer, keys. One instance per browser session
+(``create_app`` is what gets served: a function, never a shared object)."""
+from __future__ import annotations
+
+import os
+
+import panel as pn
+import panel_material_ui as pmui
+import param
+from panel.custom import JSComponent
+
+from ..errors import RuleError
+from ..games import Seat, new_game
+from ..players import make_player, player_names
+from ..settings import SETTINGS
+from .components import (Controls, DiceTray, HintLine, History, ScoreCard, Scoreboard,
+                         TurnBanner)
+from .odds_panel import OddsPanel
+from .play import Play, Prefs
+from .records import KEYS, TITLES, RecordStore
+from .rules_text import RULES, SUMMARY
+
+VARIANTS = ("bones", "thousand", "under40", "yahtzee")
+
+
+# ----- computer players whose strategy can change mid-game -------------------------------------
+class SwitchPlayer(param.Parameterized):
+    """Adapter: a computer seat whose strategy may be swapped during a game; its knobs are the
+    current player's params (``knobs``)."""
+
+    strategy = param.Selector(default=None, objects=[], doc="Computer strategy.")
+
+    def __init__(self, variant: str, strategy: str, **params):
+        super().__init__(**params)
+        self._variant = variant
+        self.param.strategy.objects = player_names(variant)
+        self.player = make_player(variant, strategy)
+        self.strategy = strategy
+
+    @param.depends("strategy", watch=True)
+    def _swap(self):
+        self.player = make_player(self._variant, self.strategy)
+
+    @property
+    def spec(self) -> str:
+        return getattr(self.player, "spec", self.strategy)
+
+    @property
+    def knobs(self):
+        p = self.player
+        return p if isinstance(p, param.Parameterized) else None
+
+    def act(self, view):
+        return self.player.act(view)
+
+
+def default_strategy(variant: str) -> str:
+    names = player_names(variant)
+    for pref in ("chicken", "optimal", "threshold"):
+        if pref in names:
+            return pref
+    return names[0]
+
+
+# ----- keys and theme (one hidden component per page) --------------------------------------
+class KeyBridge(JSComponent):
+    """Sends ".", "0", "1".."5", Enter to Python (never while typing in a field) and the
+    browser's light/dark preference."""
+
+    _esm = """
+export function render({ model, el }) {
+  const typing = 'input, textarea, select, [contenteditable=""], [contenteditable="true"], ' +
+    '[role="textbox"], [role="combobox"], [role="listbox"], [role="slider"], [role="spinbutton"]';
+  const keys = new Set([".", ",", "0", "1", "2", "3", "4", "5", "Enter"]);
+  const onKey = (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.repeat || !keys.has(e.key)) return;
+    const t = e.composedPath()[0];
+    if (t && t.closest && t.closest(typing)) return;
+    if (e.key === "Enter" && t && t.closest && t.closest("button, a, [role=button]")) return;
+    e.preventDefault();
+    model.send_msg({key: e.key});
+  };
+  document.addEventListener("keydown", onKey);
+  const mq = window.matchMedia("(prefers-color-scheme: dark)");
+  const theme = () => model.send_msg({dark: mq.matches});
+  mq.addEventListener("change", theme);
+  theme();
+  model.on("remove", () => {
+    document.removeEventListener("keydown", onKey);
+    mq.removeEventListener("change", theme);
+  });
+  el.style.display = "none";
+}
+"""
+
+    def __init__(self, on_key=None, on_dark=None, **params):
+        super().__init__(**params)
+        self._on_key, self._on_dark = on_key, on_dark
+
+    def _handle_msg(self, msg):
+        if not isinstance(msg, dict):
+            return
+        if "key" in msg and self._on_key:
+            self._on_key(str(msg["key"]))
+        if "dark" in msg and self._on_dark:
+            self._on_dark(bool(msg["dark"]))
+
+
+# ----- start screen ------------------------------------------------------------------------
+class SeatSpec(param.Parameterized):
+    player_name = param.String(default="You", label="Name")
+    kind = param.String(default="person", doc="'person' or a computer strategy name.")
+
+
+CARD_CSS = """
+.vcard h3 { margin: 0 0 4px; font: 700 1.25rem system-ui, sans-serif; }
+.vcard p { margin: 0; font: .98rem/1.4 system-ui, sans-serif; min-height: 4.2em; }
+"""
+
+
+class StartScreen(pn.viewable.Viewer):
+    """Variant, preset and settings (from the settings params), seats, seed; New game."""
+
+    variant = param.Selector(default="bones", objects=list(VARIANTS))
+    seed = param.Integer(default=None, allow_None=True, bounds=(0, None),
+                         doc="Optional: the same seed replays the same dice.")
+    message = param.String(default="")
+
+    def __init__(self, on_start=None, **params):
+        super().__init__(**params)
+        self._on_start = on_start
+        self.settings = {v: SETTINGS[v]() for v in VARIANTS}
+        for s in self.settings.values():
+            if "preset" in s.param:
+                s.param.watch(self._preset_changed, "preset")
+        self.seats = [SeatSpec(player_name="You"),
+                      SeatSpec(player_name="Computer", kind=default_strategy("bones"))]
+        self._cards = pmui.FlexBox(sizing_mode="stretch_width", gap="12px", flex_wrap="wrap")
+        self._settings_box = pn.Column(sizing_mode="stretch_width")
+        self._seats_box = pn.Column(sizing_mode="stretch_width")
+        self._msg = pn.pane.HTML("", sizing_mode="stretch_width")
+        self._rules = None  # created on first use: a closed dialog never reports idle
+        self._rules_slot = pn.Column(sizing_mode="stretch_width", margin=0)
+        self._go = pmui.Button(label="Start new game", variant="contained", color="primary",
+                               size="large", on_click=lambda e: self.start(),
+                               sx={"fontSize": "1.2rem", "minWidth": "220px"})
+        self._add = pmui.Button(label="+ Add a seat", variant="outlined",
+                                on_click=lambda e: self.add_seat())
+        self._seed_w = pmui.TextInput(label="Seed (optional)", placeholder="random",
+                                      width=220, max_length=19)
+        self._seed_w.param.watch(self._seed_typed, "value")
+        self._draw_cards()
+        self._draw_settings()
+        self._draw_seats()
+
+    # ----- variant cards ---------------------------------------------------------------------
+    def _draw_cards(self):
+        cards = []
+        for v in VARIANTS:
+            title, summary = SUMMARY[v]
+            short = title.split(" (")[0]
+            chosen = v == self.variant
+            pick = pmui.Button(label=f"✓ {short} chosen" if chosen else f"Choose {short}",
+                               variant="contained" if chosen else "outlined", color="primary",
+                               size="small", on_click=lambda e, v=v: self.choose(v))
+            rules = pmui.Button(label=f"{short} rules", variant="text", size="small",
+                                on_click=lambda e, v=v: self.show_rules(v))
+            text = pn.pane.HTML(f"<div class='vcard'><h3>{title}</h3><p>{summary}</p></div>",
+                                stylesheets=[CARD_CSS], sizing_mode="stretch_width")
+            card = pmui.Paper(text, pmui.FlexBox(pick, rules, flex_wrap="wrap", gap="4px"),
+                              elevation=6 if chosen else 1, sizing_mode="stretch_width",
+                              styles={"flex": "1 1 240px", "min-width": "0"},
+                              sx={"padding": "12px", "borderRadius": "12px",
+                                  "border": "3px solid " + ("#1565c0" if chosen
+                                                            else "transparent")})
+            cards.append(card)
+        self._cards.objects = cards
+
+    def choose(self, variant: str):
+        if variant not in VARIANTS:
+            raise RuleError(f"unknown variant {variant!r}")
+        self.variant = variant
+        names = player_names(variant)
+        for s in self.seats:
+            if s.kind != "person" and s.kind not in names:
+                s.kind = default_strategy(variant)
+        self._draw_cards()
+        self._draw_settings()
+        self._draw_seats()
+
+    def rules_dialog(self, variant: str):
+        if self._rules is None:
+            self._rules = pmui.Dialog(pmui.Typography("", sizing_mode="stretch_width"),
+                                      title="Rules", open=False, close_on_click=True,
+                                      width_option="md")
+            self._rules_slot.objects = [self._rules]
+        self._rules.title = f"{SUMMARY[variant][0]} — rules"
+        self._rules.objects[0].object = RULES[variant]
+        return self._rules
+
+    def show_rules(self, variant: str):
+        self.rules_dialog(variant).open = True
+
+    # ----- settings --------------------------------------------------------------------------
+    def _preset_changed(self, event):
+        s = event.obj
+        values = s.PRESETS.get(event.new, {})
+        if values:
+            s.param.update(**values)
+
+    def _draw_settings(self):
+        s = self.settings[self.variant]
+        widgets = {}
+        if "target" in s.param:
+            widgets["target"] = {"type": pmui.IntInput}
+        self._settings_box.objects = [
+            pn.pane.HTML(f"<h3 style='margin:6px 0'>Rules settings — {SUMMARY[self.variant][0]}"
+                         "</h3>"),
+            pn.Param(s, parameters=s.names(), show_name=False, widgets=widgets,
+                     sizing_mode="stretch_width", default_layout=pn.Column),
+        ]
+
+    # ----- seats -----------------------------------------------------------------------------
+    def _kind_options(self) -> dict[str, str]:
+        opts = {"Person": "person"}
+        for n in player_names(self.variant):
+            opts[f"Computer: {n}"] = n
+        return opts
+
+    def add_seat(self):
+        if len(self.seats) >= 8:
+            self.message = "At most 8 seats."
+            return
+        self.seats.append(SeatSpec(player_name=f"Computer {len(self.seats)}",
+                                   kind=default_strategy(self.variant)))
+        self._draw_seats()
+
+    def remove_seat(self, i: int):
+        if len(self.seats) <= 1:
+            self.message = "At least one seat."
+            return
+        del self.seats[i]
+        self._draw_seats()
+
+    def _draw_seats(self):
+        rows = []
+        opts = self._kind_options()
+        for i, s in enumerate(self.seats):
+            name = pmui.TextInput.from_param(s.param.player_name, label=f"Seat {i + 1} name",
+                                             width=200, max_length=40)
+            kind = pmui.Select(label="Plays as", options=opts, value=s.kind, width=220)
+            kind.param.watch(lambda e, s=s: setattr(s, "kind", e.new), "value")
+            rm = pmui.Button(label=f"Remove seat {i + 1}", variant="text", color="error",
+                             on_click=lambda e, i=i: self.remove_seat(i),
+                             disabled=len(self.seats) <= 1)
+            rows.append(pmui.FlexBox(name, kind, rm, flex_wrap="wrap", align_items="center",
+                                   sizing_mode="stretch_width"))
+        self._add.disabled = len(self.seats) >= 8
+        self._seats_box.objects = [pn.pane.HTML("<h3 style='margin:6px 0'>Seats (1-8)</h3>"),
+                                   *rows, self._add]
+
+    def _seed_typed(self, event):
+        text = (event.new or "").strip()
+        if not text:
+            self.seed = None
+        elif text.isdigit():
+            self.seed = int(text)
+        else:
+            self.message = "A seed is a whole number (or leave it blank for random dice)."
+
+    # ----- start -----------------------------------------------------------------------------
+    def build_game(self):
+        v = self.variant
+        seats = []
+        for s in self.seats:
+            if s.kind == "person":
+                seats.append(Seat(s.player_name))
+            else:
+                seats.append(Seat(s.player_name, player=SwitchPlayer(v, s.kind),
+                                  strategy=s.kind))
+        return new_game(v, seats, settings=self.settings[v].to_dict(), seed=self.seed)
+
+    def start(self):
+        try:
+            game = self.build_game()
+        except (RuleError, ValueError) as exc:
+            self.message = str(exc)
+            return None
+        self.message = ""
+        if self._on_start:
+            self._on_start(game)
+        return game
+
+    @param.depends("message", watch=True)
+    def _show_msg(self):
+        self._msg.object = (f"<div role='alert' style='color:#b71c1c;font-weight:600'>⚠ "
+                            f"{pn.util.escape(self.message)}</div>" if self.message else "")
+
+    def __panel__(self):
+        return pn.Column(
+            pn.pane.HTML("<h2 style='margin:4px 0 8px'>Choose a game</h2>"),
+            self._cards,
+            pmui.FlexBox(pn.Column(self._settings_box, styles={"flex": "1 1 320px",
+                                                             "min-width": "0"}),
+                       pn.Column(self._seats_box, self._seed_w,
+                                 styles={"flex": "1 1 360px", "min-width": "0"}),
+                       gap="24px", flex_wrap="wrap", sizing_mode="stretch_width"),
+            self._msg, self._go, sizing_mode="stretch_width")
+
+
+# ----- the table ---------------------------------------------------------------------------
+def rules_title(game) -> str:
+    c = game.config
+    v = game.variant
+    if v == "bones":
+        extra = ", choose keepers" if c.choose_keepers else ""
+        return f"Bones ({c.preset} rules, on board at {c.min_on_board}{extra})"
+    if v == "thousand":
+        return f"Thousand (to {c.target}, barrel {c.barrel or 'off'})"
+    if v == "under40":
+        return f"Under40 (to {c.target:,})"
+    return f"Yahtzee ({c.preset} rules, {c.rerolls + 1} rolls)"
+
+
+class Table(pn.viewable.Viewer):
+    """Banner, dice, controls, hint, history | scoreboard, odds."""
+
+    play = param.ClassSelector(class_=Play)
+
+    def __panel__(self):
+        p = self.play
+        left = [TurnBanner(play=p), DiceTray(play=p), Controls(play=p), HintLine(play=p)]
+        side = [pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>Scoreboard</h3>", margin=0),
+                           Scoreboard(play=p), sizing_mode="stretch_width",
+                           styles={"padding": "10px"}),
+                pmui.Paper(OddsPanel(play=p), sizing_mode="stretch_width",
+                           styles={"padding": "10px"})]
+        if p.variant == "yahtzee":
+            left.append(pmui.Paper(ScoreCard(play=p), sizing_mode="stretch_width",
+                                   styles={"padding": "8px"}))
+            side.pop(0)  # the score card is the scoreboard
+            side.insert(0, pmui.Paper(Scoreboard(play=p), sizing_mode="stretch_width",
+                                      styles={"padding": "10px"}))
+        left.append(pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>History</h3>", margin=0),
+                               History(play=p), sizing_mode="stretch_width",
+                               styles={"padding": "10px"}))
+        return pmui.FlexBox(
+            pn.Column(*left, sizing_mode="stretch_width",
+                      styles={"flex": "2 1 520px", "min-width": "0"}),
+            pn.Column(*side, sizing_mode="stretch_width",
+                      styles={"flex": "1 1 320px", "min-width": "0"}),
+            gap="16px", flex_wrap="wrap", sizing_mode="stretch_width", align_items="flex-start")
+
+
+# ----- settings drawer ---------------------------------------------------------------------
+class SettingsDrawer(pn.viewable.Viewer):
+    """Rules in force, computer strategies and their sliders, sound, animation, pace, records."""
+
+    play = param.ClassSelector(class_=Play, allow_None=True)
+
+    def __init__(self, prefs: Prefs, records: RecordStore, **params):
+        super().__init__(**params)
+        self.prefs, self.records = prefs, records
+        self._game_box = pn.Column(sizing_mode="stretch_width")
+        self._records_box = pn.Column(sizing_mode="stretch_width")
+        self._variant = "bones"
+        records.param.watch(lambda *_: self._draw_records(), "changed")
+        self._draw_game()
+        self._draw_records()
+
+    @param.depends("play", watch=True)
+    def _new_play(self):
+        if self.play is not None:
+            self._variant = self.play.variant
+        self._draw_game()
+        self._draw_records()
+
+    def _draw_game(self):
+        p = self.play
+        if p is None:
+            self._game_box.objects = [pn.pane.HTML(
+                "<p>Rules settings are chosen on the start screen before a game.</p>")]
+            return
+        g = p.game
+        rules = ", ".join(f"{k} {v}" for k, v in g.settings.to_dict().items())
+        items = [pn.pane.HTML(f"<h3 style='margin:4px 0'>This game</h3><p>{rules_title(g)}"
+                              f"<br><small>{pn.util.escape(rules)}</small></p>"
+                              "<p><small>Rules change with New game.</small></p>",
+                              sizing_mode="stretch_width")]
+        for i, seat in enumerate(g.seats):
+            sw = seat.player
+            if not isinstance(sw, SwitchPlayer):
+                continue
+            sel = pmui.Select.from_param(sw.param.strategy, label=f"{seat.name}: strategy",
+                                         sizing_mode="stretch_width")
+            knobs = pn.panel(pn.bind(self._knobs, sw.param.strategy, sw=sw))
+            items += [sel, knobs]
+        self._game_box.objects = items
+
+    @staticmethod
+    def _knobs(strategy, sw):
+        k = sw.knobs
+        if k is None:
+            return pn.pane.HTML("<small>no settings for this strategy</small>")
+        names = [n for n in k.param if n != "name"]
+        return pn.Param(k, parameters=names, show_name=False, sizing_mode="stretch_width")
+
+    def _draw_records(self):
+        v = self._variant
+        r = self.records.get(v)
+        rows = [pn.pane.HTML(f"<h3 style='margin:4px 0'>Records — {v}</h3>")]
+        for key in KEYS:
+            rec = r[key]
+            if key == "wins":
+                text = f"people {rec['value'] or 0} : {rec['value2'] or 0} computers"
+            else:
+                text = "—" if rec["value"] is None else f"{rec['value']:,} ({rec['who']})"
+            rows.append(pn.Row(
+                pn.pane.HTML(f"<div><b>{TITLES[key]}</b><br>{pn.util.escape(text)}</div>",
+                             sizing_mode="stretch_width"),
+                pmui.Button(label=f"Reset {TITLES[key].lower()}", variant="outlined",
+                            size="small", color="error",
+                            on_click=lambda e, k=key: self.records.reset(self._variant, k)),
+                sizing_mode="stretch_width"))
+        rows.append(pn.pane.HTML(f"<small>Kept in {pn.util.escape(str(self.records.path))}"
+                                 "</small>", sizing_mode="stretch_width"))
+        self._records_box.objects = rows
+
+    def __panel__(self):
+        prefs = pn.Column(
+            pn.pane.HTML("<h3 style='margin:4px 0'>Play</h3>"),
+            pmui.Switch.from_param(self.prefs.param.sound, label="Sound"),
+            pmui.IntSlider.from_param(self.prefs.param.anim_ms, sizing_mode="stretch_width"),
+            pmui.FloatSlider.from_param(self.prefs.param.pace, sizing_mode="stretch_width"),
+            sizing_mode="stretch_width")
+        return pn.Column(self._game_box, prefs, self._records_box, sizing_mode="stretch_width",
+                         styles={"padding": "8px"})
+
+
+# ----- the app -----------------------------------------------------------------------------
+# The template's loader waits for every view to report idle, which some nested material
+# layouts never do; the page is usable at once, so only its error message is kept.
+PAGE_CSS = """
+#loader:not(.error) { display: none !important; }
+html, body { overflow-x: hidden; }
+"""
+
+
+def preload():
+    """Hidden instances of the custom components shown later, so that their model definitions
+    travel with the first page: Panel sends a new component type's definition only once per
+    process, and a client that first meets the type in an update cannot decode it."""
+    from .components import CardView, TrayView
+
+    return pn.Column(TrayView(), CardView(), pmui.Switch(), pmui.FloatSlider(),
+                     pmui.IntSlider(), pmui.Typography(""), pmui.Select(), visible=False)
+
+
+def _arg(name: str):
+    args = getattr(pn.state, "session_args", None) or {}
+    v = args.get(name)
+    return v[0].decode() if v else None
+
+
+class DicelabApp(pn.viewable.Viewer):
+    """Start screen <-> table in a pmui Page with a settings drawer."""
+
+    def __init__(self, records_path=None, prefs: Prefs | None = None, **params):
+        super().__init__(**params)
+        self.prefs = prefs or Prefs()
+        self._session_prefs()
+        self.records = RecordStore(records_path)
+        self.play: Play | None = None
+        self.start_screen = StartScreen(on_start=self._start_when_loaded)
+        self.drawer = SettingsDrawer(self.prefs, self.records)
+        self._main = pn.Column(self.start_screen, sizing_mode="stretch_width")
+        self.keys = KeyBridge(on_key=self.on_key, on_dark=self._on_dark)
+        self._new = pmui.Button(label="New game", variant="outlined", color="light",
+                                on_click=lambda e: self.show_start())
+        self._rules_btn = pmui.Button(label="Rules", variant="outlined", color="light",
+                                      on_click=lambda e: self.start_screen.show_rules(
+                                          self.play.variant if self.play
+                                          else self.start_screen.variant))
+        self._settings_btn = pmui.Button(label="⚙ Settings", variant="outlined", color="light",
+                                         on_click=lambda e: self.toggle_settings())
+        self._preload = preload()
+        self.page = pmui.Page(
+            title="dicelab", header=[pmui.FlexBox(self._new, self._rules_btn, self._settings_btn,
+                                                gap="8px", justify_content="flex-end",
+                                                sizing_mode="stretch_width")],
+            main=[self._main, self.keys, self.start_screen._rules_slot, self._preload],
+            contextbar=[], contextbar_width=340, sidebar=[],
+            theme_toggle=True, raw_css=[PAGE_CSS])
+
+    def _session_prefs(self):
+        for name, attr, conv in (("pace", "pace", float), ("anim", "anim_ms", int)):
+            v = _arg(name)
+            if v is not None:
+                try:
+                    setattr(self.prefs, attr, conv(v))
+                except (ValueError, TypeError):
+                    pass
+        snd = _arg("sound") or os.environ.get("DICELAB_SOUND")
+        if snd is not None:
+            self.prefs.sound = snd.lower() not in ("0", "off", "false", "no")
+
+    def _on_dark(self, dark: bool):
+        if self.page.dark_theme != dark:
+            self.page.dark_theme = dark
+
+    def toggle_settings(self):
+        if not self.page.contextbar:  # filled on first use: a closed drawer never reports idle
+            self.page.contextbar = [self.drawer]
+        self.page.contextbar_open = not self.page.contextbar_open
+
+    def _start_when_loaded(self, game):
+        # Bokeh can drop the patch of a page swap made before the browser reported the page
+        # ready; pn.state.onload runs at once when it has.
+        if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None \
+                and not pn.state.loaded:
+            pn.state.onload(lambda: self.start_game(game))
+        else:
+            self.start_game(game)
+
+    def start_game(self, game):
+        if self.play is not None:
+            self.play.close()
+        self.play = Play(game, prefs=self.prefs, records=self.records)
+        self.drawer.play = self.play
+        self.page.title = f"dicelab · {rules_title(game)}"
+        self._main.objects = [Table(play=self.play)]
+        return self.play
+
+    def show_start(self):
+        if self.play is not None:
+            self.play.close()
+            self.play = None
+        self.drawer.play = None
+        self.page.title = "dicelab"
+        self._main.objects = [self.start_screen]
+
+    def on_key(self, key: str):
+        if self.play is not None:
+            self.play.key(key)
+
+    def __panel__(self):
+        return self.page
+
+
+def create_app(records_path=None) -> pmui.Page:
+    """A fresh app (call once per session)."""
+    return DicelabApp(records_path=records_path).__panel__()
+
+
+def serve(port: int = 5006, show: bool = False, address: str = "127.0.0.1", **kwargs):
+    """Serve the app at http://localhost:PORT/dicelab_app (each session gets its own game)."""
+    origins = [f"localhost:{port}", f"127.0.0.1:{port}"]
+    return pn.serve({"dicelab_app": create_app}, port=port, address=address, show=show,
+                    allow_websocket_origin=origins, title="dicelab", **kwargs)

@@ -1,0 +1,177 @@
+"""The live odds panel: a bokeh chart and the numbers that matter now, updated on every change."""
+from __future__ import annotations
+
+import html
+
+import panel as pn
+import param
+from bokeh.models import ColumnDataSource, LabelSet, Range1d
+from bokeh.plotting import figure
+
+from ..rules.yahtzee import LABELS
+from .components import _Base, current_odds
+from .odds_view import FiveDiceOdds, Under40Odds, YahtzeeOdds
+from .words import num, pct
+
+esc = html.escape
+HI, LO, BUST, GOOD = "#1565c0", "#90a4ae", "#c62828", "#2e7d32"
+
+ODDS_CSS = """
+.odds { font: 1rem/1.45 system-ui, sans-serif; }
+.odds dl { display: grid; grid-template-columns: auto auto; gap: 2px 14px; margin: 0; }
+.odds dt { opacity: .9; } .odds dd { margin: 0; text-align: right; font-weight: 700; font-variant-numeric: tabular-nums; }
+.odds .best { color: #2e7d32; } .odds .na { font-style: italic; opacity: .8; }
+.odds table { border-collapse: collapse; width: 100%; font-size: .92rem; }
+.odds th, .odds td { padding: 2px 6px; text-align: right; border-bottom: 1px solid rgba(127,127,127,.3); }
+.odds th:first-child, .odds td:first-child { text-align: left; }
+@media (prefers-color-scheme: dark) { .odds .best { color: #81c784; } }
+"""
+
+
+def _fig(title: str, height: int = 210, **kw):
+    f = figure(height=height, sizing_mode="stretch_width", toolbar_location=None, tools="",
+               title=title, min_border_left=40, min_border_right=10, **kw)
+    f.background_fill_color = None
+    f.border_fill_color = None
+    f.outline_line_color = None
+    f.grid.grid_line_alpha = 0.25
+    f.xgrid.grid_line_color = None
+    return f
+
+
+class OddsPanel(_Base):
+    """Chance to score with 1..5 dice (current number highlighted), bust chance, EV of rolling vs
+    standing, chance to reach the minimum / pit exit / barrel; Under40's next-roll distribution;
+    Yahtzee's per-box chances and option values."""
+
+    def __init__(self, game=None, **params):
+        super().__init__(game, **params)
+        v = self.play.variant
+        self._text = pn.pane.HTML("", sizing_mode="stretch_width", stylesheets=[ODDS_CSS])
+        self._chart = None
+        if v in ("bones", "thousand"):
+            self._src = ColumnDataSource(dict(x=["1", "2", "3", "4", "5"], y=[0.0] * 5,
+                                              color=[LO] * 5, label=[""] * 5, hatch=[" "] * 5))
+            f = _fig("Chance to score, by dice rolled", x_range=["1", "2", "3", "4", "5"])
+            f.vbar(x="x", top="y", width=0.7, color="color", hatch_pattern="hatch",
+                   hatch_color="white", hatch_alpha=0.5, source=self._src)
+            f.add_layout(LabelSet(x="x", y="y", text="label", source=self._src,
+                                  text_align="center", y_offset=3, text_font_size="11px"))
+            f.y_range = Range1d(0, 1.18)
+            f.yaxis.ticker = [0, 0.25, 0.5, 0.75, 1]
+            f.yaxis.major_label_overrides = {0: "0%", 0.25: "25%", 0.5: "50%", 0.75: "75%",
+                                             1: "100%"}
+            f.xaxis.axis_label = "dice rolled (current: ▲)"
+            self._chart = pn.pane.Bokeh(f, sizing_mode="stretch_width")
+        elif v == "under40":
+            self._src = ColumnDataSource(dict(x=[], y=[], color=[], hatch=[]))
+            f = _fig("Next roll: round score after it", height=220)
+            f.vbar(x="x", top="y", width=1.6, color="color", hatch_pattern="hatch",
+                   hatch_color="white", hatch_alpha=0.6, source=self._src)
+            self._bust_lbl = ColumnDataSource(dict(x=[], y=[], text=[]))
+            f.add_layout(LabelSet(x="x", y="y", text="text", source=self._bust_lbl,
+                                  text_font_size="11px", text_font_style="bold"))
+            f.x_range = Range1d(0, 84)
+            f.xaxis.axis_label = "round score after the roll (over 40 = bust, hatched red)"
+            f.yaxis.axis_label = "chance"
+            self._chart = pn.pane.Bokeh(f, sizing_mode="stretch_width")
+        self._refresh()
+        self.play.param.watch(self._refresh, "tick")
+
+    # ----- per variant -----------------------------------------------------------------------
+    def _refresh(self, *_):
+        odds = current_odds(self.play)
+        if isinstance(odds, FiveDiceOdds):
+            self._five(odds)
+        elif isinstance(odds, Under40Odds):
+            self._under40(odds)
+        elif isinstance(odds, YahtzeeOdds):
+            self._yahtzee(odds)
+        else:
+            self._text.object = (f"<div class='odds' data-testid='odds'><p class='na'>"
+                                 f"{esc(str(odds))}</p></div>")
+
+    def _five(self, o: FiveDiceOdds):
+        ro = o.readout
+        n = o.dice_now
+        self._src.data = dict(
+            x=["1", "2", "3", "4", "5"], y=o.counting,
+            color=[HI if i + 1 == n else LO for i in range(5)],
+            label=[("▲ " if i + 1 == n else "") + pct(p) for i, p in enumerate(o.counting)],
+            hatch=[" " if i + 1 == n else "/" for i in range(5)])
+        st = self.play.state
+        stand = "not allowed" if ro.stand_value is None else num(ro.stand_value)
+        star_roll = " ★" if ro.decision == "roll" else ""
+        star_stand = " ★" if ro.decision == "stand" else ""
+        rows = [
+            (f"Chance to score with {n} {'die' if n == 1 else 'dice'}", pct(ro.counting_chance)),
+            ("Bust chance" + (f" (lose {num(st.turn_total)})" if st.turn_total else ""),
+             pct(ro.bust_chance)),
+            ("Next roll scores on average", num(ro.expected_roll_points)),
+            ("EV if you stand", f"{stand}{star_stand}"),
+            ("EV if you roll (then play best)", f"{num(ro.roll_value)}{star_roll}"),
+        ]
+        if ro.reach_amount:
+            rows.append((f"Chance to {o.reach_label} ({num(ro.reach_amount)} this turn)",
+                         pct(ro.reach_chance)))
+        best = f"Best play now: <b class='best'>{ro.decision.upper()}</b> ★ (expected points)"
+        self._text.object = self._dl(rows, best)
+
+    def _dl(self, rows, foot=""):
+        items = "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in rows)
+        return (f"<div class='odds' data-testid='odds' aria-live='off'><dl>{items}</dl>"
+                f"<p>{foot}</p></div>")
+
+    def _under40(self, o: Under40Odds):
+        xs, ys, cs, hs = [], [], [], []
+        for pts, p in o.dist:
+            s = o.score + pts
+            xs.append(s)
+            ys.append(p)
+            if s > 40:
+                cs.append(BUST)
+                hs.append("/")
+            elif s == 40:
+                cs.append(GOOD)
+                hs.append(" ")
+            else:
+                cs.append(HI if s > o.beat else LO)
+                hs.append(" ")
+        self._src.data = dict(x=xs, y=ys, color=cs, hatch=hs)
+        top = max(ys) if ys else 0.1
+        self._bust_lbl.data = dict(x=[41, 37], y=[top * 1.05, top * 0.9],
+                                   text=["BUST →", "40"])
+        rows = [("Round score", str(o.score)),
+                ("Must beat (to stop)", str(o.beat)),
+                ("Bust chance next roll (over 40)", pct(o.bust)),
+                ("Exactly 40 next roll", pct(o.exact))]
+        if o.above is not None and o.score <= o.beat:
+            rows.append((f"Chance to get above {o.beat} without busting", pct(o.above)))
+        foot = ""
+        if o.roll_win is not None:
+            rows.append(("Win the round if you roll on", pct(o.roll_win)
+                         + (" ★" if o.decision == "roll" else "")))
+            rows.append(("Win the round if you stop",
+                         "not allowed" if o.stop_win is None else pct(o.stop_win)
+                         + (" ★" if o.decision == "stop" else "")))
+            foot = (f"Best play now: <b class='best'>{o.decision.upper()}</b> ★ "
+                    f"(chance to win the round, both playing best)")
+        self._text.object = self._dl(rows, foot)
+
+    def _yahtzee(self, o: YahtzeeOdds):
+        body = "".join(
+            f"<tr><td>{'★ ' if r['box'] == o.best else ''}{esc(LABELS.get(r['box'], r['box']))}"
+            f"</td><td>{esc(str(r.get('now', '')))}</td><td>{esc(pct(r.get('chance')))}</td>"
+            f"<td>{esc(num(r['value']) if r.get('value') is not None else '—')}</td></tr>"
+            for r in o.rows)
+        self._text.object = (
+            "<div class='odds' data-testid='odds'><table><thead><tr><th>Box</th><th>now</th>"
+            "<th>chance by end of turn</th><th>value</th></tr></thead>"
+            f"<tbody>{body}</tbody></table><p>{esc(o.note)}</p></div>")
+
+    def __panel__(self):
+        items = [pn.pane.HTML("<h3 style='margin:4px 0'>Odds right now</h3>", margin=0)]
+        if self._chart is not None:
+            items.append(self._chart)
+        items.append(self._text)
+        return pn.Column(*items, sizing_mode="stretch_width")

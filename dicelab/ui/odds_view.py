@@ -1,0 +1,137 @@
+"""Thin adapter from dicelab.odds to what the odds panel and the hint line show.
+
+Only lookups here; the maths is in dicelab.odds. A module that is truly missing gives None, and
+the panel says "odds not available".
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+
+
+def odds_module(name: str):
+    """dicelab.odds.<name>, or None if it does not exist (yet)."""
+    try:
+        return importlib.import_module(f"dicelab.odds.{name}")
+    except ImportError:
+        return None
+
+
+@dataclass
+class FiveDiceOdds:
+    readout: object                     # odds.fivedice.TurnReadout
+    counting: list[float]               # chance of >= 1 counting die with 1..5 dice
+    dice_now: int                       # dice the next roll throws
+    reach_label: str = ""               # what reach_amount stands for, in words
+
+
+@dataclass
+class Under40Odds:
+    score: int
+    beat: int
+    dist: list[tuple[int, float]]       # points of the next roll -> chance
+    bust: float
+    exact: float
+    above: float | None                 # chance to get above the best standing score
+    roll_win: float | None = None       # two players: chance to win the round by rolling
+    stop_win: float | None = None
+    decision: str | None = None
+
+
+@dataclass
+class YahtzeeOdds:
+    rows: list[dict] = field(default_factory=list)  # box, label, now, chance, value
+    best: str | None = None
+    note: str = ""
+
+
+def reach_words(rule: str) -> str:
+    """The goal of a stand minimum in words, from the game's rule text."""
+    r = rule.lower()
+    if "pit" in r:
+        return "climb out of the pit"
+    if "barrel" in r:
+        return "win from the barrel"
+    if "opening" in r:
+        return "open"
+    if "board" in r:
+        return "get on the board"
+    return "stand"
+
+
+def fivedice_odds(play) -> FiveDiceOdds | str:
+    """The readout of the position the person sees now (their set-aside choice included)."""
+    mod = odds_module("fivedice")
+    if mod is None:
+        return "odds not available (dicelab.odds.fivedice is missing)"
+    g = play.game
+    st = g.state
+    if g.is_over:
+        return "the game is over"
+    try:
+        counting = [mod.counting_chance(g.config, n) for n in range(1, 6)]
+        if play.choosing and play.keep is not None:
+            keep = play.keep_positions()
+            pts = g.score_roll(tuple(st.dice[p] for p in keep)).points
+            left = len(st.dice) - len(keep) or 5
+            seat = st.current
+            extra = {}
+            if hasattr(st, "on_barrel") and st.on_barrel:
+                extra = {"on_barrel": st.on_barrel[seat], "barrel_turns": st.barrel_turns[seat],
+                         "bolts": st.bolts[seat]}
+            ro = mod.turn_readout(g.config, st.before_total + pts, left,
+                                  on_board=st.on_board[seat], banked=st.totals[seat], **extra)
+        else:
+            ro = mod.readout_for(g.config, st)
+    except Exception as exc:  # an unusual position the tables do not cover
+        return f"odds not available here ({exc})"
+    _need, rule = g.need_to_stand()
+    return FiveDiceOdds(ro, counting, ro.dice_left, reach_words(rule))
+
+
+def under40_odds(game) -> Under40Odds | str:
+    mod = odds_module("under40")
+    if mod is None:
+        return "odds not available (dicelab.odds.under40 is missing)"
+    if game.is_over:
+        return "the game is over"
+    st = game.state
+    seat = st.current
+    score = st.round_scores[seat]
+    beat = game.must_beat()
+    try:
+        dist = [(x, float(p)) for x, p in mod.roll_distribution().items()]
+        out = Under40Odds(score, beat, dist, float(mod.bust_chance(score)),
+                          float(mod.exact_40_chance(score)),
+                          float(mod.above_chance(score, beat)) if beat < 40 else None)
+        if game.n_seats == 2:
+            other = st.round_scores[1 - seat]
+            if other < 40:
+                ro = mod.round_readout(score, other)
+                out.roll_win = float(ro.roll_win)
+                out.stop_win = None if ro.stop_win is None else float(ro.stop_win)
+                out.decision = ro.decision
+    except Exception as exc:
+        return f"odds not available here ({exc})"
+    return out
+
+
+def yahtzee_odds(play) -> YahtzeeOdds | str:
+    """Per-box chances and option values from dicelab.odds.yahtzee (when it exists)."""
+    mod = odds_module("yahtzee")
+    if mod is None:
+        return "odds not available (dicelab.odds.yahtzee is missing)"
+    g = play.game
+    if g.is_over:
+        return "the game is over"
+    fn = getattr(mod, "ui_readout", None) or getattr(mod, "turn_readout", None)
+    if fn is None:
+        return "odds not available (dicelab.odds.yahtzee has no readout yet)"
+    try:
+        return _yahtzee_rows(mod, g, play.held)
+    except Exception as exc:
+        return f"odds not available here ({exc})"
+
+
+def _yahtzee_rows(mod, game, held) -> YahtzeeOdds:  # filled in once the module's API exists
+    raise NotImplementedError("dicelab.odds.yahtzee readout")

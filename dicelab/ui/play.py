@@ -1,0 +1,324 @@
+"""One table's controller: the game, the person's pending choices (held / set-aside dice), the
+pacing of computer turns, and what was said. Views render it and call its actions; every
+rule decision is the game model's (``apply``, ``is_legal``, ``need_to_stand``...)."""
+from __future__ import annotations
+
+import asyncio
+import weakref
+
+import panel as pn
+import param
+
+from ..actions import Reroll, Roll, Score, Stand
+from ..errors import RuleError
+from ..games.base import Game
+
+
+def _defer(fn):
+    """Run ``fn`` on the event loop after the current callback, with this session's document.
+    Adding or removing a session callback while Bokeh holds a callback's events can drop the
+    patch that sends new models to the browser."""
+    doc = pn.state.curdoc
+    if doc is None or getattr(doc, "session_context", None) is None:
+        fn()
+        return
+    from panel.io.state import set_curdoc
+
+    def run():
+        with set_curdoc(doc):
+            fn()
+    try:
+        asyncio.get_running_loop().call_soon(run)
+    except RuntimeError:
+        fn()
+
+
+class Prefs(param.Parameterized):
+    """Per-session preferences (not rules)."""
+
+    sound = param.Boolean(default=True, doc="Short rolling sounds.")
+    anim_ms = param.Integer(default=400, bounds=(0, 1000), step=50, label="Roll animation (ms)",
+                            doc="Length of the roll animation; 0 turns it off.")
+    pace = param.Number(default=0.8, bounds=(0.05, 3.0), step=0.05,
+                        label="Computer pace (s per roll)")
+
+
+class Play(param.Parameterized):
+    """The controller of one game at one screen."""
+
+    game = param.ClassSelector(class_=Game, constant=True)
+    prefs = param.ClassSelector(class_=Prefs, constant=True)
+    tick = param.Integer(default=0, doc="Bumped after every change anything shows.")
+    roll_id = param.Integer(default=0, doc="Bumped after every roll (animation, sound).")
+    rolled_n = param.Integer(default=0, doc="Dice thrown by the last roll.")
+    fresh = param.Parameter(default=(), doc="Positions thrown by the last roll.")
+    held = param.Parameter(default=(), doc="Yahtzee: positions held (not rolled again).")
+    keep = param.Parameter(default=None, doc="choose_keepers: positions of the last roll "
+                           "chosen to set aside (None: all counting dice).")
+    message = param.String(default="", doc="Why the last action was refused.")
+    last_events = param.List(default=[])
+    computers = param.Boolean(default=True, doc="Let computer seats play (paced).")
+
+    _registry: "weakref.WeakKeyDictionary[Game, Play]" = weakref.WeakKeyDictionary()
+
+    def __init__(self, game: Game, prefs: Prefs | None = None, records=None, **params):
+        super().__init__(game=game, prefs=prefs or Prefs(), **params)
+        self.records = records
+        self._cb = None
+        self._observers: list = []
+        self._recorded_end = False
+        Play._registry[game] = self
+        self.prefs.param.watch(self._pace_changed, "pace")
+        self._schedule()
+
+    @classmethod
+    def of(cls, game_or_play) -> "Play":
+        """The Play of a game (one per game, so separate components share selections)."""
+        if isinstance(game_or_play, Play):
+            return game_or_play
+        play = cls._registry.get(game_or_play)
+        return play if play is not None else cls(game_or_play)
+
+    # ----- reading ---------------------------------------------------------------------------
+    @property
+    def variant(self) -> str:
+        return self.game.variant
+
+    @property
+    def state(self):
+        return self.game.state
+
+    def is_computer(self, seat: int) -> bool:
+        return self.game.seats[seat].is_computer
+
+    @property
+    def person_on_turn(self) -> bool:
+        g = self.game
+        return not g.is_over and not self.is_computer(g.current_player)
+
+    @property
+    def five_dice(self) -> bool:
+        return self.variant in ("bones", "thousand")
+
+    @property
+    def choosing(self) -> bool:
+        """choose_keepers and a roll to set dice aside from."""
+        g = self.game
+        return (self.variant == "bones" and g.config.choose_keepers and not g.is_over
+                and g.state.phase == "decide" and bool(g.state.dice))
+
+    def keep_positions(self) -> tuple[int, ...]:
+        """Positions of the last roll that will be set aside (choose_keepers)."""
+        st = self.game.state
+        if self.keep is not None:
+            return tuple(self.keep)
+        return tuple(i for i, c in enumerate(st.counting) if c)
+
+    def _keep_arg(self):
+        if not self.choosing or self.keep is None:
+            return None
+        auto = tuple(i for i, c in enumerate(self.game.state.counting) if c)
+        keep = tuple(sorted(self.keep))
+        return None if keep == auto else keep
+
+    def roll_action(self):
+        g = self.game
+        if self.variant == "yahtzee":
+            if not g.state.rolls:
+                return Roll()
+            return Reroll(tuple(i for i in range(5) if i not in self.held))
+        if self.five_dice:
+            return Roll(keep=self._keep_arg())
+        return Roll()
+
+    def stand_action(self):
+        if self.variant == "yahtzee":
+            return None
+        return Stand(keep=self._keep_arg()) if self.five_dice else Stand()
+
+    @property
+    def can_roll(self) -> bool:
+        if not self.person_on_turn:
+            return False
+        a = self.roll_action()
+        if isinstance(a, Reroll) and not a.positions:
+            return False
+        return self.game.is_legal(a)
+
+    @property
+    def can_stand(self) -> bool:
+        a = self.stand_action()
+        return a is not None and self.person_on_turn and self.game.is_legal(a)
+
+    # ----- person's actions ------------------------------------------------------------------
+    def roll(self) -> bool:
+        if self.variant == "yahtzee" and self.game.state.rolls and len(self.held) == 5:
+            return self._refuse("All five dice are held: release a die to roll it, or score a box.")
+        return self._person(self.roll_action())
+
+    def stand(self) -> bool:
+        if self.variant == "yahtzee":
+            return self._refuse("Yahtzee has no stand: choose a box on the score card.")
+        return self._person(self.stand_action())
+
+    def score(self, box: str) -> bool:
+        return self._person(Score(box))
+
+    def toggle(self, pos: int) -> bool:
+        """Click on die ``pos``: hold/release (Yahtzee) or set aside (choose_keepers)."""
+        g = self.game
+        if not self.person_on_turn:
+            return self._refuse(self._wait_text())
+        if self.variant == "yahtzee":
+            if not g.state.rolls:
+                return self._refuse("Roll first: then click dice (or press 1-5) to hold them.")
+            if g.rerolls_left <= 0:
+                return self._refuse("No rolls left this turn: choose a box on the score card.")
+            if not 0 <= pos < 5:
+                return False
+            held = set(self.held) ^ {pos}
+            self.message = ""
+            self.held = tuple(sorted(held))
+            self._bump()
+            return True
+        if self.choosing:
+            st = g.state
+            if not 0 <= pos < len(st.dice) or not st.counting[pos]:
+                return self._refuse("Only counting dice can be set aside.")
+            keep = set(self.keep_positions()) ^ {pos}
+            if not keep:
+                return self._refuse("Set aside at least one counting die.")
+            self.message = ""
+            self.keep = tuple(sorted(keep))
+            self._bump()
+            return True
+        return False
+
+    def key(self, key: str) -> bool:
+        """Keyboard: "." roll, "0" stand, "1".."5" hold/set aside, Enter roll (Yahtzee)."""
+        if key in (".", ",", "Decimal"):
+            return self.roll()
+        if key == "0":
+            return self.stand()
+        if key == "Enter" and self.variant == "yahtzee":
+            return self.roll()
+        if key in ("1", "2", "3", "4", "5"):
+            return self.toggle(int(key) - 1)
+        return False
+
+    def _wait_text(self) -> str:
+        g = self.game
+        if g.is_over:
+            return "The game is over: start a new game."
+        return f"Please wait: it is {g.seats[g.current_player].name}'s turn."
+
+    def _refuse(self, text: str) -> bool:
+        self.message = text
+        self._bump()
+        return False
+
+    def _person(self, action) -> bool:
+        if action is None:
+            return False
+        if not self.person_on_turn:
+            return self._refuse(self._wait_text())
+        return self._apply(action)
+
+    # ----- applying --------------------------------------------------------------------------
+    def _apply(self, action) -> bool:
+        g = self.game
+        st = g.state
+        seat = st.current
+        before_turn_total = getattr(st, "turn_total", None)
+        try:
+            events = g.apply(action)
+        except RuleError as exc:
+            return self._refuse(str(exc))
+        rolls = [e for e in events if e.data.get("dice") is not None]
+        with param.parameterized.batch_call_watchers(self):
+            self.message = ""
+            self.last_events = events
+            if rolls:
+                self.roll_id += 1
+                if isinstance(action, Reroll):
+                    self.fresh = tuple(action.positions)
+                else:
+                    self.fresh = tuple(range(len(rolls[-1].data["dice"])))
+                self.rolled_n = len(self.fresh)
+            new = g.state
+            if self.variant == "yahtzee" and (new.current != seat or not new.rolls):
+                self.held = ()
+            self.keep = None
+        if self.records is not None:
+            try:
+                self.records.observe(self, events, seat, before_turn_total)
+            except Exception:  # records never break play
+                pass
+        self._bump()
+        self._schedule()
+        return True
+
+    def _bump(self):
+        self.tick += 1
+
+    # ----- computers -------------------------------------------------------------------------
+    def step_computer(self) -> bool:
+        """Let the computer on turn make one action (False if a person is on turn)."""
+        g = self.game
+        if g.is_over or not self.is_computer(g.current_player) or not self.computers:
+            self._schedule()
+            return False
+        try:
+            action = g.computer_action()
+        except RuleError as exc:
+            self.computers = False
+            return self._refuse(str(exc))
+        if action is None:
+            self._schedule()
+            return False
+        return self._apply(action)
+
+    def _want_cb(self) -> bool:
+        g = self.game
+        return not g.is_over and self.computers and self.is_computer(g.current_player)
+
+    def _schedule(self):
+        if self._want_cb() != (self._cb is not None):
+            _defer(self._reconcile)
+
+    def _reconcile(self):
+        """Start or stop the computers' periodic callback to match the game."""
+        if not self._want_cb():
+            self._stop()
+        elif self._cb is None:
+            try:
+                self._cb = pn.state.add_periodic_callback(
+                    self._computer_tick, period=max(int(self.prefs.pace * 1000), 20))
+            except Exception:  # no event loop (plain script): step_computer() by hand
+                self._cb = None
+
+    def _computer_tick(self):
+        self.step_computer()
+
+    def _stop(self):
+        if self._cb is not None:
+            cb, self._cb = self._cb, None
+            try:
+                cb.stop()
+            except Exception:
+                pass
+
+    def _pace_changed(self, event):
+        if self._cb is not None:
+            def repace():
+                if self._cb is not None:
+                    self._cb.period = max(int(event.new * 1000), 20)
+            _defer(repace)
+
+    def close(self):
+        """Stop the computer pacing (a new game replaces this one)."""
+        self.computers = False
+
+    @param.depends("computers", watch=True)
+    def _computers_changed(self):
+        self._schedule()

@@ -1,0 +1,129 @@
+"""Records kept across games and restarts (seed 000): highest game total, highest single turn,
+people-vs-computer wins; per variant, each resettable, in SQLite.
+
+Path: ``DICELAB_RECORDS`` if set, else ``records.sqlite3`` in platformdirs' user data dir.
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import param
+
+KEYS = ("game_total", "single_turn", "wins")
+TITLES = {"game_total": "Highest game total", "single_turn": "Highest single turn",
+          "wins": "People vs computer wins"}
+
+
+def default_path() -> Path:
+    env = os.environ.get("DICELAB_RECORDS")
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("dicelab")) / "records.sqlite3"
+
+
+class RecordStore(param.Parameterized):
+    """A small SQLite table; ``changed`` bumps after every write so views refresh."""
+
+    changed = param.Integer(default=0)
+
+    _lock = threading.Lock()
+
+    def __init__(self, path: str | os.PathLike | None = None, **params):
+        super().__init__(**params)
+        self.path = Path(path) if path is not None else default_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connect() as db:
+            db.execute("CREATE TABLE IF NOT EXISTS records (variant TEXT, key TEXT, value INTEGER,"
+                       " value2 INTEGER, who TEXT, at REAL, PRIMARY KEY (variant, key))")
+
+    def _connect(self):
+        return sqlite3.connect(self.path, timeout=5)
+
+    # ----- reading ---------------------------------------------------------------------------
+    def get(self, variant: str) -> dict[str, dict]:
+        """key -> {value, value2, who}: value2 is the computers' wins for "wins"."""
+        with self._connect() as db:
+            rows = db.execute("SELECT key, value, value2, who FROM records WHERE variant = ?",
+                              (variant,)).fetchall()
+        out = {k: {"value": None, "value2": None, "who": None} for k in KEYS}
+        for key, value, value2, who in rows:
+            out[key] = {"value": value, "value2": value2, "who": who}
+        if out["wins"]["value"] is None:
+            out["wins"] = {"value": 0, "value2": 0, "who": None}
+        return out
+
+    def line(self, variant: str) -> str:
+        r = self.get(variant)
+        parts = []
+        for key, label in (("game_total", "best game"), ("single_turn", "best turn")):
+            v = r[key]
+            parts.append(f"{label} {v['value']:,} ({v['who']})" if v["value"] is not None
+                         else f"{label} —")
+        parts.append(f"people {r['wins']['value']} : {r['wins']['value2']} computers")
+        return " · ".join(parts)
+
+    # ----- writing ---------------------------------------------------------------------------
+    def offer(self, variant: str, key: str, value: int, who: str) -> bool:
+        """Keep ``value`` if it beats the record; True if it did."""
+        with self._lock, self._connect() as db:
+            row = db.execute("SELECT value FROM records WHERE variant = ? AND key = ?",
+                             (variant, key)).fetchone()
+            if row is not None and row[0] is not None and row[0] >= value:
+                return False
+            db.execute("INSERT OR REPLACE INTO records VALUES (?, ?, ?, NULL, ?, ?)",
+                       (variant, key, int(value), who, time.time()))
+        self.changed += 1
+        return True
+
+    def add_win(self, variant: str, people: bool) -> None:
+        with self._lock, self._connect() as db:
+            row = db.execute("SELECT value, value2 FROM records WHERE variant = ? AND key = ?",
+                             (variant, "wins")).fetchone()
+            p, c = (row[0] or 0, row[1] or 0) if row else (0, 0)
+            p, c = (p + 1, c) if people else (p, c + 1)
+            db.execute("INSERT OR REPLACE INTO records VALUES (?, 'wins', ?, ?, NULL, ?)",
+                       (variant, p, c, time.time()))
+        self.changed += 1
+
+    def reset(self, variant: str, key: str) -> None:
+        if key not in KEYS:
+            raise ValueError(f"records are {', '.join(KEYS)}")
+        with self._lock, self._connect() as db:
+            db.execute("DELETE FROM records WHERE variant = ? AND key = ?", (variant, key))
+        self.changed += 1
+
+    # ----- from play -------------------------------------------------------------------------
+    def observe(self, play, events, seat: int, before_turn_total) -> None:
+        """Update the records from the events of one action."""
+        g = play.game
+        v = g.variant
+        for e in events:
+            who = g.seats[e.seat].name if e.seat is not None else None
+            turn = None
+            if v in ("bones", "thousand") and e.kind in ("stand", "barrel", "win"):
+                turn = e.data.get("banked", before_turn_total)
+            elif v == "under40" and e.kind == "round_won":
+                turn = e.data.get("award")
+            elif v == "yahtzee" and e.kind == "score":
+                turn = e.data.get("points")
+            if turn:
+                self.offer(v, "single_turn", int(turn), who)
+        if g.is_over and not getattr(play, "_recorded_end", False):
+            play._recorded_end = True
+            totals = g.totals()
+            best = max(range(g.n_seats), key=lambda i: totals[i])
+            self.offer(v, "game_total", int(totals[best]), g.seats[best].name)
+            people = [i for i in range(g.n_seats) if not g.seats[i].is_computer]
+            cpus = [i for i in range(g.n_seats) if g.seats[i].is_computer]
+            win = set(g.winners)
+            if people and cpus and win:
+                if win <= set(people):
+                    self.add_win(v, True)
+                elif win <= set(cpus):
+                    self.add_win(v, False)

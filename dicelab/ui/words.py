@@ -1,0 +1,170 @@
+"""What the table says in words: the whose-turn banner and the hint line.
+
+The numbers come from the game model (``need_to_stand``, ``must_beat``, ``rolls_left``...) and
+dicelab.odds; this module only phrases them.
+"""
+from __future__ import annotations
+
+from ..rules.yahtzee import LABELS
+
+
+def pct(p: float | None) -> str:
+    if p is None:
+        return "—"
+    if 0 < p < 0.005:
+        return "<1%"
+    if 0.995 < p < 1:
+        return ">99%"
+    return f"{p * 100:.0f}%"
+
+
+def num(x) -> str:
+    return f"{x:,.0f}"
+
+
+def cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def possessive(name: str) -> str:
+    return "your" if name.lower() == "you" else f"{name}'s"
+
+
+def seat_label(play, seat: int) -> str:
+    s = play.game.seats[seat]
+    strategy = getattr(s.player, "strategy", None) or s.strategy
+    return f"{s.name} (computer{', ' + strategy if strategy else ''})" if s.is_computer \
+        else f"{s.name}"
+
+
+def banner(play) -> tuple[str, str, str]:
+    """(headline, details, kind) — kind: "you", "cpu" or "over"."""
+    g = play.game
+    st = g.state
+    if g.is_over:
+        win = g.winners
+        if not win:
+            return "GAME OVER", "", "over"
+        names = " and ".join(g.seats[i].name for i in win)
+        totals = g.totals()
+        if len(win) > 1:
+            return f"{names.upper()} TIE", f"with {num(totals[win[0]])} each", "over"
+        return f"{names.upper()} WINS", f"with {num(totals[win[0]])}", "over"
+    seat = st.current
+    name = g.seats[seat].name
+    head = f"{possessive(name)} turn".upper()
+    kind = "cpu" if play.is_computer(seat) else "you"
+    if kind == "cpu":
+        head += " (COMPUTER)"
+    parts = []
+    if play.five_dice:
+        parts.append(f"turn total {num(st.turn_total)}")
+        if st.phase == "decide" or st.hot_dice:
+            parts.append("hot dice: 5 dice to roll" if st.hot_dice
+                         else f"{st.dice_left} {'die' if st.dice_left == 1 else 'dice'} to roll")
+        if getattr(st, "final_from", None) is not None:
+            parts.append("final turns")
+    elif g.variant == "under40":
+        parts.append(f"round {st.round}")
+        parts.append(f"round score {st.round_scores[seat]}")
+        beat = g.must_beat()
+        if beat:
+            parts.append(f"beat {beat}")
+    elif g.variant == "yahtzee":
+        filled = 13 - len(g.open_boxes(seat))
+        parts.append(f"round {min(filled + 1, 13)} of 13")
+        if st.rolls:
+            parts.append(f"roll {st.rolls} of {g.config.rerolls + 1}")
+    return head, " · ".join(parts), kind
+
+
+def _you(play, seat: int) -> tuple[str, str]:
+    """("You", "need") or ("Chicken", "needs")."""
+    if play.is_computer(seat):
+        return play.game.seats[seat].name, "s"
+    return "You", ""
+
+
+def fivedice_hint(play, odds) -> str:
+    g = play.game
+    st = g.state
+    if g.is_over:
+        return banner(play)[0].title() + "."
+    seat = st.current
+    who, s = _you(play, seat)
+    need, rule = g.need_to_stand()
+    from .odds_view import FiveDiceOdds, reach_words
+
+    tt = st.turn_total
+    if play.choosing and play.keep is not None and isinstance(odds, FiveDiceOdds):
+        tt = odds.readout.turn_total
+    goal = reach_words(rule)
+    lines = []
+    if st.phase == "roll" and tt == 0:
+        lines.append(f"{who} roll{s} to start the turn." if who != "You"
+                     else "Roll to start your turn (press . or click Roll).")
+        if need:
+            lines.append(f"{who} need{s} {num(need)} in this turn to {goal}.")
+    elif st.hot_dice and g.hot_dice_compulsory:
+        lines.append(f"Hot dice! All five must be rolled again (turn total {num(tt)}).")
+    else:
+        if st.hot_dice:
+            lines.append(f"Hot dice! {who} may roll all five again, keeping {num(tt)}.")
+        if tt < need:
+            lines.append(f"{who} need{s} {num(need - tt)} more this turn to {goal}"
+                         f" ({num(need)} in all).")
+        elif need and not st.hot_dice:
+            lines.append(f"{num(tt)} is enough to {goal}: {who.lower() if who == 'You' else who}"
+                         f" may stand.")
+    if isinstance(odds, FiveDiceOdds):
+        ro = odds.readout
+        n = ro.dice_left
+        risk = f"Rolling {n} {'die' if n == 1 else 'dice'}: {pct(ro.bust_chance)} chance"
+        risk += f" to lose {num(tt)}." if tt else " of a bust."
+        best = (f"Best play: {ro.decision} (rolling is worth {num(ro.roll_value)}"
+                + (f" vs {num(ro.stand_value)} standing)." if ro.stand_value is not None
+                   else ", standing is not allowed yet)."))
+        lines.append(risk + " " + best)
+    return " ".join(lines)
+
+
+def under40_hint(play, odds) -> str:
+    g = play.game
+    if g.is_over:
+        return banner(play)[0].title() + "."
+    text = g.hint()
+    from .odds_view import Under40Odds
+
+    if isinstance(odds, Under40Odds):
+        text += (f" Next roll: {pct(odds.bust)} bust (over 40), {pct(odds.exact)} exactly 40.")
+        if odds.decision:
+            text += f" Best play: {odds.decision}."
+    return text
+
+
+def yahtzee_hint(play, odds=None) -> str:
+    g = play.game
+    st = g.state
+    if g.is_over:
+        return banner(play)[0].title() + "."
+    seat = st.current
+    who, s = _you(play, seat)
+    total_rolls = g.config.rerolls + 1
+    if not st.rolls:
+        return (f"{who} roll{s} all five dice (Roll, Enter or .)." if who != "You"
+                else f"Roll all five dice (click Roll, or press Enter or .): "
+                     f"{total_rolls} rolls this turn.")
+    left = g.rerolls_left
+    text = f"Roll {st.rolls} of {total_rolls}: "
+    if left and who == "You":
+        text += ("click dice (or press 1-5) to hold them, then Roll again (Enter) "
+                 "— or choose a box on the score card.")
+    elif left:
+        text += f"{who} may roll again or score a box."
+    else:
+        text += "no rolls left — choose a box on the score card." if who == "You" \
+            else f"{who} must score a box."
+    best = getattr(odds, "best", None)
+    if best:
+        text += f" Odds favour: {LABELS.get(best, best)}."
+    return text

@@ -1,0 +1,274 @@
+"""Component tests without a browser: the views' content and the table controller."""
+from __future__ import annotations
+
+import panel as pn
+import pytest
+from bokeh.document import Document
+
+import dicelab
+from dicelab.games.base import evolve
+from dicelab.ui import (Controls, DiceTray, HintLine, History, OddsPanel, Play, RecordStore,
+                        Scoreboard, ScoreCard, TurnBanner, create_app)
+from dicelab.ui.app import StartScreen, SwitchPlayer
+from dicelab.ui.components import card_description, hint_text, scoreboard_html, tray_description
+
+
+def cpu(variant, name="Chicken", strategy=None):
+    from dicelab.ui.app import default_strategy
+
+    strategy = strategy or default_strategy(variant)
+    return dicelab.Seat(name, player=SwitchPlayer(variant, strategy), strategy=strategy)
+
+
+def set_state(game, **changes):
+    game._state = game.state = evolve(game.state, **changes)
+
+
+def render(viewable):
+    """Build the Bokeh models as a served page would."""
+    return pn.panel(viewable).get_root(Document())
+
+
+@pytest.mark.parametrize("cls", [DiceTray, OddsPanel, Scoreboard, TurnBanner, HintLine,
+                                 Controls, History])
+@pytest.mark.parametrize("variant", ["bones", "thousand", "under40", "yahtzee"])
+def test_each_component_renders_alone(cls, variant):
+    game = dicelab.new_game(variant, ["Ann", "Bob"], seed=1)
+    assert render(cls(game)) is not None
+
+
+def test_score_card_renders_alone():
+    game = dicelab.new_game("yahtzee", ["Ann"], seed=1)
+    assert render(ScoreCard(game)) is not None
+
+
+def test_components_of_one_game_share_one_play():
+    game = dicelab.new_game("yahtzee", ["Ann"], seed=1)
+    assert DiceTray(game).play is OddsPanel(game).play is Play.of(game)
+
+
+def test_bones_roll_moves_counting_dice_to_keep_area():
+    game = dicelab.new_game("bones", ["Ann"], seed=5)
+    play = Play(game)
+    assert play.can_roll and not play.can_stand
+    assert play.roll()
+    st = game.state
+    view = tray_description(play)
+    n_counting = sum(st.counting)
+    if st.phase == "decide":
+        assert len(view["kept"]) == len(st.kept)
+        assert all(d["mark"] == "✓" for d in view["kept"])
+        assert len(view["rolled"]) == len(st.dice) - n_counting
+        assert view["kept"][-1]["fresh"]
+    assert play.roll_id == 1 and play.rolled_n == 5
+
+
+def test_refused_action_shows_message_and_changes_nothing():
+    game = dicelab.new_game("bones", ["Ann"], seed=5)
+    play = Play(game)
+    before = game.snapshot()
+    assert not play.stand()
+    assert "roll" in play.message.lower()
+    assert game.snapshot() == before
+    assert "⚠" in HintLine(play=play)._html()
+
+
+def test_person_waits_for_computer_and_computer_steps():
+    game = dicelab.new_game("bones", [cpu("bones"), "Ann"], seed=2)
+    play = Play(game)
+    play.computers = False
+    if game.current_player == 0:
+        assert not play.roll()
+        assert "wait" in play.message.lower()
+        play.computers = True
+        assert play.step_computer()
+    turns = 0
+    while game.current_player == 0 and turns < 200:
+        play.step_computer()
+        turns += 1
+    assert play.person_on_turn
+
+
+def test_keys_map_to_actions():
+    game = dicelab.new_game("bones", ["Ann"], seed=5)
+    play = Play(game)
+    assert play.key(".")
+    assert game.version == 1
+    play.key("0")  # stand may be refused (minimum on board): then a message, no change
+    assert game.version in (1, 2)
+    assert not play.key("x")
+
+
+def test_yahtzee_hold_and_reroll_by_keys():
+    game = dicelab.new_game("yahtzee", ["Ann"], seed=3)
+    play = Play(game)
+    assert not play.key("1")  # nothing to hold before the first roll
+    assert play.key("Enter")
+    first = game.state.dice
+    assert play.key("1") and play.key("3")
+    assert play.held == (0, 2)
+    view = tray_description(play)
+    assert view["rolled"][0]["tag"] == "held" and "HELD" in view["rolled"][0]["mark"]
+    assert play.key("Enter")
+    dice = game.state.dice
+    assert dice[0] == first[0] and dice[2] == first[2]
+    assert game.state.rolls == 2
+    card = card_description(play)
+    assert card["clickable"] and card["options"]
+    box = next(iter(card["options"]))
+    assert play.score(box)
+    assert game.card(0)[box] is not None and play.held == ()
+
+
+def test_yahtzee_all_held_is_refused():
+    game = dicelab.new_game("yahtzee", ["Ann"], seed=3)
+    play = Play(game)
+    play.roll()
+    for k in "12345":
+        play.key(k)
+    assert not play.can_roll
+    assert not play.roll() and "held" in play.message
+
+
+def test_choose_keepers_click_sets_aside():
+    game = dicelab.new_game("bones", ["Ann"], seed=0, choose_keepers=True)
+    play = Play(game)
+    for _ in range(50):
+        play.roll()
+        st = game.state
+        if st.phase == "decide" and sum(st.counting) >= 2 and st.current == 0:
+            break
+    st = game.state
+    counting = [i for i, c in enumerate(st.counting) if c]
+    assert len(counting) >= 2
+    assert play.toggle(counting[0])  # leave it in the roll
+    assert play.keep_positions() == tuple(counting[1:])
+    view = tray_description(play)
+    assert any(d["click"] and not d["sel"] for d in view["rolled"])
+    assert not play.toggle([i for i in range(len(st.dice)) if i not in counting][0]) \
+        if len(counting) < len(st.dice) else True
+    n_before = len(game.actions)
+    play.roll()
+    assert game.actions[n_before].keep == tuple(counting[1:])
+
+
+def test_thousand_pit_hint_and_status_column():
+    game = dicelab.new_game("thousand", ["Ann", "Bob"], seed=1)
+    seat = game.current_player
+    totals = list(game.state.totals)
+    totals[seat] = 250
+    set_state(game, totals=tuple(totals), on_board=(True, True),
+              bolts=tuple(2 if i != seat else 0 for i in range(2)))
+    play = Play(game)
+    play.roll()
+    if game.current_player == seat and game.state.phase == "decide":
+        assert "climb out of the pit" in hint_text(play)
+    html = scoreboard_html(play)
+    assert "⛏ pit 200-300" in html
+    assert "⚡⚡" in html
+
+
+def test_thousand_barrel_status():
+    game = dicelab.new_game("thousand", ["Ann", "Bob"], seed=1)
+    set_state(game, totals=(880, 0), on_board=(True, True), on_barrel=(True, False),
+              barrel_turns=(1, 0))
+    assert "🛢 barrel 2/3 left" in scoreboard_html(Play(game))
+
+
+def test_bones_hint_before_on_board():
+    game = dicelab.new_game("bones", ["Ann"], seed=5)
+    play = Play(game)
+    assert "600 in this turn to get on the board" in hint_text(play)
+    odds = OddsPanel(play=play)
+    assert "Bust chance" in odds._text.object
+    assert "Best play now" in odds._text.object
+
+
+def test_under40_odds_and_bars():
+    game = dicelab.new_game("under40", ["Ann", "Bob"], seed=1)
+    play = Play(game)
+    play.roll()
+    panel = OddsPanel(play=play)
+    text = panel._text.object
+    assert "Bust chance next roll" in text and "Exactly 40" in text
+    assert any(c == "#c62828" for c in panel._src.data["color"]) or \
+        game.state.round_scores[game.current_player] <= 0
+    assert "of 40" in scoreboard_html(play)
+
+
+def test_banner_says_whose_turn():
+    game = dicelab.new_game("bones", ["You", "Bob"], seed=1)
+    play = Play(game)
+    html = TurnBanner(play=play)._html()
+    assert ("YOUR TURN" in html) or ("BOB&#x27;S TURN" in html)
+
+
+def test_records_persist_and_reset(tmp_path):
+    path = tmp_path / "r.sqlite3"
+    store = RecordStore(path)
+    assert store.offer("bones", "single_turn", 450, "Ann")
+    assert not store.offer("bones", "single_turn", 300, "Bob")
+    store.add_win("bones", people=True)
+    again = RecordStore(path)
+    r = again.get("bones")
+    assert r["single_turn"]["value"] == 450 and r["single_turn"]["who"] == "Ann"
+    assert r["wins"]["value"] == 1 and r["wins"]["value2"] == 0
+    again.reset("bones", "single_turn")
+    assert again.get("bones")["single_turn"]["value"] is None
+    assert again.get("bones")["wins"]["value"] == 1
+
+
+def test_records_from_a_whole_game(tmp_path):
+    store = RecordStore(tmp_path / "r.sqlite3")
+    game = dicelab.new_game("bones", ["Ann", cpu("bones")], seed=4, target=1000)
+    play = Play(game, records=store)
+    play.computers = False
+    for _ in range(5000):
+        if game.is_over:
+            break
+        if play.person_on_turn:
+            play.stand() if play.can_stand else play.roll()
+        else:
+            play.computers = True
+            play.step_computer()
+    assert game.is_over
+    r = store.get("bones")
+    assert r["game_total"]["value"] == max(game.totals())
+    assert r["single_turn"]["value"] >= 600
+    assert r["wins"]["value"] + r["wins"]["value2"] == 1
+
+
+def test_env_var_sets_records_path(tmp_path, monkeypatch):
+    monkeypatch.setenv("DICELAB_RECORDS", str(tmp_path / "x.sqlite3"))
+    assert RecordStore().path == tmp_path / "x.sqlite3"
+
+
+def test_start_screen_builds_games():
+    s = StartScreen()
+    s.choose("under40")
+    assert s.variant == "under40"
+    g = s.build_game()
+    assert g.variant == "under40" and g.seats[1].is_computer
+    s.choose("yahtzee")
+    s.settings["yahtzee"].preset = "seed"
+    assert s.settings["yahtzee"].rerolls == 3  # the preset's values apply
+    s.remove_seat(1)
+    assert s.build_game().n_seats == 1
+    s.choose("under40")
+    assert s.start() is None and "2" in s.message  # Under40 needs two players
+
+
+def test_switch_player_changes_strategy_mid_game():
+    sw = SwitchPlayer("bones", "chicken")
+    assert sw.knobs.threshold == 100
+    sw.strategy = "gambler"
+    assert sw.knobs.threshold == 300 and sw.spec == "gambler"
+
+
+def test_create_app_gives_a_page(tmp_path, monkeypatch):
+    monkeypatch.setenv("DICELAB_RECORDS", str(tmp_path / "x.sqlite3"))
+    page = create_app()
+    import panel_material_ui as pmui
+
+    assert isinstance(page, pmui.Page)
+    assert isinstance(dicelab.app(), pmui.Page)
