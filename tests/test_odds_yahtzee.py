@@ -233,9 +233,10 @@ def test_chain_matches_direct_enumeration():
     D = yz._dice()
     rng = np.random.default_rng(1)
     W = rng.random((252, 3)) * 100
-    be, tmp, _, _ = yz._buffers(3)
-    be[D.off[5]:] = W
-    yz._chain(D, be, tmp, 1)
+    blk = yz._Block(3)
+    blk.rolls[:] = W
+    blk.chain(1)
+    be = blk.be
     for c in range(3):
         plain = {r: W[D.outcome[r], c] for r in OUT}
         E = {k: sum(float(p) * plain[tuple(sorted(k + o))] for o, p in ROLLS[5 - len(k)])

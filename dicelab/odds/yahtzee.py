@@ -26,7 +26,7 @@ import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import NamedTuple
@@ -45,7 +45,7 @@ from ..rules.yahtzee import (
 )
 from ..settings import YahtzeeSettings
 
-__all__ = ["FORMAT", "Advice", "State", "YahtzeeTable", "solve"]
+__all__ = ["FORMAT", "Advice", "State", "YahtzeeTable", "cache_dir", "solve"]
 
 FORMAT = 1  # bump when the table layout or its meaning changes
 NBOX = len(BOXES)
@@ -59,7 +59,7 @@ PATTERN_BOXES = tuple(BOXES.index(b) for b in ("three_of_a_kind", "four_of_a_kin
                                                  "full_house", "small_straight",
                                                  "large_straight"))
 CHUNK = 256  # states per block: a block's arrays stay in the core's cache
-GROUP = 8 * CHUNK  # states whose box values are prepared together
+GROUP = 8 * CHUNK  # at most this many states have their box values prepared together
 NEG = -np.inf
 
 
@@ -127,18 +127,17 @@ class _Dice:
             np.array([self.row[k] for k in self.levels[n]]
                      + [self.row[k[:j] + k[j + 1:]] for j in range(n) for k in self.levels[n]],
                      dtype=np.intp) for n in range(1, 6)]
-        # distinct keeps of each outcome (for advice)
-        self.sub = []
+
+    @cached_property
+    def sub(self) -> list[np.ndarray]:
+        """The rows of each outcome's distinct keeps (for advice)."""
+        out = []
         for o in self.outcomes:
             subs = {()}
             for d in o:
-                subs |= {add(s, d) for s in subs}
-            subs = {s for s in subs if _submultiset(s, o)}
-            self.sub.append(np.array(sorted(self.row[s] for s in subs), dtype=np.intp))
-
-
-def _submultiset(s, o) -> bool:
-    return all(s.count(f) <= o.count(f) for f in set(s))
+                subs |= {tuple(sorted(s + (d,))) for s in subs}
+            out.append(np.array(sorted(self.row[s] for s in subs), dtype=np.intp))
+        return out
 
 
 @cache
@@ -146,45 +145,56 @@ def _dice() -> _Dice:
     return _Dice()
 
 
-def _estep(D: _Dice, be: np.ndarray, tmp: np.ndarray) -> None:
-    """Keeps' values from the outcomes' values (rows of level 5), one die at a time."""
-    for n in range(4, -1, -1):
-        k = D.size[n]
-        first = D.e_faces[n]
-        t = tmp[:(7 - first) * k]
-        np.take(be, D.e_take[n], axis=0, out=t, mode="clip")  # 'clip': no hidden copy of out
-        t3 = t.reshape(7 - first, k, -1)
-        dst = be[D.off[n]:D.off[n + 1]]
-        if first == 2:
-            np.add(be[D.off[n + 1]:D.off[n + 1] + k], t3[0], out=dst)  # face 1: a slice
-        else:
-            np.add(t3[0], t3[1], out=dst)
-        for j in range(3 - first, 7 - first):
-            dst += t3[j]
-        dst *= 1 / 6
+class _Block:
+    """Work arrays for ``n`` states, with each step of the chain prebuilt as views.
 
+    ``be`` holds a value per keep (rows, as in ``_Dice``) and state (columns); its last 252
+    rows, ``rolls``, are the rolls' values."""
 
-def _mstep(D: _Dice, be: np.ndarray, tmp: np.ndarray) -> None:
-    """Each keep's row becomes the best value of its sub-keeps; level 5 then holds each roll's
-    value with the best keep."""
-    for n in range(1, 6):
-        k = D.size[n]
-        t = tmp[:(n + 1) * k]
-        np.take(be, D.m_take[n], axis=0, out=t, mode="clip")
-        np.maximum.reduce(t.reshape(n + 1, k, -1), axis=0, out=be[D.off[n]:D.off[n + 1]])
+    def __init__(self, n: int, dtype=np.float64):
+        D = _dice()
+        self.n = n
+        self.be = be = np.empty((462, n), dtype)
+        self.tmp = tmp = np.empty((1512, n), dtype)
+        self.w, self.w2 = np.empty((252, n)), np.empty((252, n))
+        self.rolls = be[D.off[5]:]
+        self.e_ops = []  # level 4 .. 0: a keep is the average of it plus one die
+        for lv in range(4, -1, -1):
+            k, first = D.size[lv], D.e_faces[lv]
+            t = tmp[:(7 - first) * k]
+            t3 = list(t.reshape(7 - first, k, n))
+            a = be[D.off[lv + 1]:D.off[lv + 1] + k] if first == 2 else t3.pop(0)  # face 1
+            self.e_ops.append((D.e_take[lv], t, a, t3, be[D.off[lv]:D.off[lv + 1]]))
+        self.m_ops = []  # level 1 .. 5: a keep is worth the best of it and its sub-keeps
+        for lv in range(1, 6):
+            k = D.size[lv]
+            t = tmp[:(lv + 1) * k]
+            self.m_ops.append((D.m_take[lv], t, t.reshape(lv + 1, k, n),
+                               be[D.off[lv]:D.off[lv + 1]]))
 
+    def estep(self) -> None:
+        """Keeps' values from the rolls' values, one die at a time."""
+        take = self.be.take
+        for idx, t, a, parts, dst in self.e_ops:
+            take(idx, axis=0, out=t, mode="clip")  # 'clip': no hidden copy of out
+            np.add(a, parts[0], out=dst)
+            for p in parts[1:]:
+                np.add(dst, p, out=dst)
+            np.multiply(dst, 1 / 6, out=dst)
 
-def _chain(D: _Dice, be: np.ndarray, tmp: np.ndarray, rerolls: int) -> None:
-    """Level-5 rows: values of final rolls in, values of first rolls (``rerolls`` to go) out."""
-    for _ in range(rerolls):
-        _estep(D, be, tmp)
-        _mstep(D, be, tmp)
+    def mstep(self) -> None:
+        """Each keep becomes the best of its sub-keeps; the rolls then hold their values with
+        the best keep."""
+        take = self.be.take
+        for idx, t, t3, dst in self.m_ops:
+            take(idx, axis=0, out=t, mode="clip")
+            np.maximum.reduce(t3, axis=0, out=dst)
 
-
-def _buffers(n: int, dtype=np.float64) -> tuple[np.ndarray, ...]:
-    """Keeps' rows, scratch rows and two float64 roll-sized blocks for ``n`` states."""
-    return (np.empty((462, n), dtype), np.empty((1512, n), dtype), np.empty((252, n)),
-            np.empty((252, n)))
+    def chain(self, rerolls: int) -> None:
+        """``rolls``: values of final rolls in, of first rolls (``rerolls`` to go) out."""
+        for _ in range(rerolls):
+            self.estep()
+            self.mstep()
 
 
 # ----- scoring tables, all from rules.yahtzee.scoring_options ----------------------------------
@@ -201,7 +211,7 @@ def _joker_points() -> np.ndarray:
     for mask in range(FULL + 1):
         if not mask & YAHTZEE_BIT:
             continue
-        open_boxes = [b for b in BOXES if not mask & BIT[b]]
+        open_boxes = frozenset(b for b in BOXES if not mask & BIT[b])
         for f in range(6):
             for b, pts in scoring_options((f + 1,) * 5, open_boxes, 50, True).items():
                 out[mask, f, BOXES.index(b)] = pts
@@ -400,27 +410,28 @@ class _Solver:
                 out[np.ix_(self.D.yahtzee_rows, sel)] += self.ybonus
         return out
 
-    def block(self, L: _Level, i: int, j: int, bufs) -> np.ndarray:
+    def block(self, L: _Level, i: int, j: int, blk: _Block) -> np.ndarray:
         """Values at the start of the turn of states i..j."""
-        D, n = self.D, j - i
-        be, tmp, w, w2 = bufs if bufs[0].shape[1] == n else _buffers(n, self.dtype)
+        if blk.n != j - i:
+            blk = _Block(j - i, self.dtype)
+        prob = self.D.prob
         if self.dtype == np.float64:
-            self.final_roll(L, i, j, be[D.off[5]:], w)
-            _chain(D, be, tmp, self.r.rerolls)
-            return D.prob @ be[D.off[5]:]
-        # float32 chain on values less a per-state base: averages and maxima commute with it,
-        # and what is left is points-sized, where float32 keeps ~1e-5
-        self.final_roll(L, i, j, w, w2)
-        base = L.zero[i:j]
-        np.subtract(w, base, out=be[D.off[5]:], casting="same_kind")
-        _chain(D, be, tmp, self.r.rerolls)
-        return base + D.prob @ be[D.off[5]:].astype(np.float64)
+            self.final_roll(L, i, j, blk.rolls, blk.w)
+            blk.chain(self.r.rerolls)
+            return prob @ blk.rolls
+        # float32 chain on values less their mean: averages and maxima commute with it, and
+        # what is left is points-sized, where float32 keeps ~1e-5
+        self.final_roll(L, i, j, blk.w, blk.w2)
+        base = prob @ blk.w
+        np.subtract(blk.w, base, out=blk.rolls, casting="same_kind")
+        blk.chain(self.r.rerolls)
+        return base + prob @ blk.rolls.astype(np.float64)
 
     def solve(self, max_open: int = NBOX, progress: bool = False, threads: int | None = None):
         r = self.r
         levels = [r.states(k) for k in range(1, max_open + 1)]
         total = sum(len(m) for m, _, _ in levels)
-        threads = threads or min(2, os.cpu_count() or 1)
+        threads = threads or min(4, os.cpu_count() or 1)
         local = threading.local()
 
         from tqdm.auto import tqdm
@@ -428,19 +439,21 @@ class _Solver:
                   leave=False) as bar, ThreadPoolExecutor(threads) as pool:
             for m, y, u in levels:
                 out = np.empty(len(m))
+                # small groups on small levels, so no thread waits long for the last one
+                size = CHUNK * max(1, min(GROUP // CHUNK, len(m) // (4 * threads * CHUNK)))
 
-                def work(i, m=m, y=y, u=u, out=out):
-                    bufs = getattr(local, "bufs", None)
-                    if bufs is None:
-                        bufs = local.bufs = _buffers(CHUNK, self.dtype)
-                    j = min(i + GROUP, len(m))
+                def work(i, m=m, y=y, u=u, out=out, size=size):
+                    blk = getattr(local, "blk", None)
+                    if blk is None:
+                        blk = local.blk = _Block(CHUNK, self.dtype)
+                    j = min(i + size, len(m))
                     L = self.level(m[i:j], y[i:j], u[i:j])
                     for a in range(0, j - i, CHUNK):
                         b = min(a + CHUNK, j - i)
-                        out[i + a:i + b] = self.block(L, a, b, bufs)
+                        out[i + a:i + b] = self.block(L, a, b, blk)
                     return j - i
 
-                starts = range(0, len(m), GROUP)
+                starts = range(0, len(m), size)
                 for done in (pool.map(work, starts) if threads > 1 else map(work, starts)):
                     bar.update(done)
                 self.V[r.index(m, y, u)] = out
@@ -530,16 +543,16 @@ class YahtzeeTable:
         each keep's value when keeping it with t re-rolls left (462; t >= 1)."""
         key = (mask, y, u)
         if key not in self._turns:
-            D, sv = self._solver.D, self._solver
-            be, tmp, w, _ = _buffers(1)
+            sv = self._solver
+            blk = _Block(1)
             L = sv.level(np.array([mask]), np.array([y]), np.array([u]))
-            sv.final_roll(L, 0, 1, be[D.off[5]:], w)
-            W, E = [be[D.off[5]:, 0].copy()], [None]
+            sv.final_roll(L, 0, 1, blk.rolls, blk.w)
+            W, E = [blk.rolls[:, 0].copy()], [None]
             for _ in range(self._rules.rerolls):
-                _estep(D, be, tmp)
-                E.append(be[:, 0].copy())
-                _mstep(D, be, tmp)
-                W.append(be[D.off[5]:, 0].copy())
+                blk.estep()
+                E.append(blk.be[:, 0].copy())
+                blk.mstep()
+                W.append(blk.rolls[:, 0].copy())
             if len(self._turns) >= 4096:
                 self._turns.clear()
             self._turns[key] = W, E
@@ -549,15 +562,14 @@ class YahtzeeTable:
         """``H[t]`` (252, open boxes): the chance of a non-zero score in each open box by the end
         of the turn from each roll with t re-rolls left, keeping for that box."""
         if mask not in self._hits:
-            D = self._solver.D
             opened = [i for i in range(NBOX) if not mask & (1 << i)]
             hits = (_options_matrix(mask, self.settings.joker)[opened] > 0).T
-            be, tmp, _, _ = _buffers(len(opened))
-            be[D.off[5]:] = hits
+            blk = _Block(len(opened))
+            blk.rolls[:] = hits
             H = [hits.astype(np.float64)]
             for _ in range(self._rules.rerolls):
-                _chain(D, be, tmp, 1)
-                H.append(be[D.off[5]:].copy())
+                blk.chain(1)
+                H.append(blk.rolls.copy())
             if len(self._hits) >= 4096:
                 self._hits.clear()
             self._hits[mask] = H
