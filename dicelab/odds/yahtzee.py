@@ -50,6 +50,7 @@ __all__ = ["FORMAT", "Advice", "State", "YahtzeeTable", "cache_dir", "solve"]
 FORMAT = 1  # bump when the table layout or its meaning changes
 NBOX = len(BOXES)
 FULL = (1 << NBOX) - 1
+INDEX = {b: i for i, b in enumerate(BOXES)}
 BIT = {b: 1 << i for i, b in enumerate(BOXES)}
 YAHTZEE_BIT = BIT["yahtzee"]
 CHANCE = BOXES.index("chance")
@@ -69,8 +70,8 @@ def _lex_points() -> tuple[list, np.ndarray]:
     """The 252 outcomes in lexicographic order and (13, 252) their points in every box (all
     boxes open, Yahtzee box open), from ``scoring_options``."""
     outcomes = [m for m, _ in multisets(5)]
-    return outcomes, np.array([[scoring_options(o, BOXES, None, False)[b] for o in outcomes]
-                               for b in BOXES], dtype=np.int64)
+    options = [scoring_options(o, BOXES, None, False) for o in outcomes]
+    return outcomes, np.array([[opt[b] for opt in options] for b in BOXES], dtype=np.int64)
 
 
 def _outcome_order(points: np.ndarray) -> np.ndarray:
@@ -204,39 +205,57 @@ def _points() -> np.ndarray:
 
 
 @cache
-def _joker_points() -> np.ndarray:
-    """(8192, 6, 13) with the forced joker rule: the points of five f's in each box that may be
-    filled when the card has these boxes filled (Yahtzee box filled), -1 where it may not."""
-    out = np.full((FULL + 1, 6, NBOX), -1, dtype=np.int16)
-    for mask in range(FULL + 1):
-        if not mask & YAHTZEE_BIT:
-            continue
-        open_boxes = frozenset(b for b in BOXES if not mask & BIT[b])
-        for f in range(6):
-            for b, pts in scoring_options((f + 1,) * 5, open_boxes, 50, True).items():
-                out[mask, f, BOXES.index(b)] = pts
+def _joker_card(mask: int) -> np.ndarray:
+    """(6 faces, 13 boxes) for a card with the Yahtzee box filled, under the forced joker rule:
+    the points of five of a face in each box they may fill, -1 where they may not."""
+    out = np.full((6, NBOX), -1, dtype=np.int16)
+    open_boxes = frozenset(b for b in BOXES if not mask & BIT[b])
+    for f in range(6):
+        for b, pts in scoring_options((f + 1,) * 5, open_boxes, 50, True).items():
+            out[f, INDEX[b]] = pts
     return out
+
+
+def _joker_options(jp: np.ndarray) -> np.ndarray:
+    """Joker points (..., 6 faces, 13 boxes) as an additive float mask (..., 19 options, 6):
+    options 0..6 the lower boxes (points, or -inf where five of the face may not go), 7..12
+    scoring 0 in an upper box, 13..18 the five dice in their upper box (0 or -inf). With a
+    state's values of those options added, the best is the roll's value."""
+    jp = np.swapaxes(jp, -1, -2)
+    up, low = jp[..., :6, :], jp[..., 6:, :]
+    assert ((up <= 0) | (up == 5 * np.arange(1, 7)[:, None])).all()  # five of a face, or 0
+    return np.concatenate([np.where(low >= 0, low, NEG), np.where(up == 0, 0.0, NEG),
+                           np.where(up > 0, 0.0, NEG)], axis=-2)
 
 
 @cache
 def _joker_tables() -> np.ndarray:
-    """The forced joker table as an additive float mask per card, (8192, 19 options, 6 faces):
-    options 0..6 the lower boxes (points, or -inf where five of the face may not go there),
-    7..12 scoring 0 in an upper box, 13..18 scoring the five dice in their upper box (0 or
-    -inf). With a state's values of those options added, the best is the roll's value."""
-    jp = _joker_points().transpose(0, 2, 1)  # (8192, 13 boxes, 6 faces)
-    up = jp[:, :6]
-    assert ((up <= 0) | (up == 5 * np.arange(1, 7)[:, None])).all()  # five of a face, or 0
-    low = jp[:, 6:]
-    return np.concatenate([np.where(low >= 0, low, NEG), np.where(up == 0, 0.0, NEG),
-                           np.where(up > 0, 0.0, NEG)], axis=1)
+    """``_joker_options`` of every card (8192 masks; rows without the Yahtzee box unused)."""
+    jp = np.full((FULL + 1, 6, NBOX), -1, dtype=np.int16)
+    for mask in range(YAHTZEE_BIT, FULL + 1):
+        if mask & YAHTZEE_BIT:
+            jp[mask] = _joker_card(mask)
+    return _joker_options(jp)
+
+
+class _JokerCards:
+    """``_joker_tables()[masks]`` for a few cards, computed as they are asked for (advice)."""
+
+    def __init__(self):
+        self.rows: dict[int, np.ndarray] = {}
+
+    def __getitem__(self, masks) -> np.ndarray:
+        for m in map(int, masks):
+            if m not in self.rows:
+                self.rows[m] = _joker_options(_joker_card(m))
+        return np.stack([self.rows[int(m)] for m in masks])
 
 
 def _options_matrix(mask: int, joker: bool) -> np.ndarray:
     """(13, 252): the points of each outcome in each box that may be filled now, -1 elsewhere."""
     S = np.where([[not mask & BIT[b]] for b in BOXES], _points(), -1)
     if joker and mask & YAHTZEE_BIT:
-        S[:, _dice().yahtzee_rows] = _joker_points()[mask].T
+        S[:, _dice().yahtzee_rows] = _joker_card(mask).T
     return S
 
 
@@ -317,7 +336,8 @@ class _Level:
 
 
 class _Solver:
-    def __init__(self, rules: _Rules, V: np.ndarray | None = None, dtype=np.float64):
+    def __init__(self, rules: _Rules, V: np.ndarray | None = None, dtype=np.float64,
+                 all_cards: bool = True):
         self.r = rules
         self.D = _dice()
         self.Sf = _points().astype(np.float64)
@@ -328,7 +348,9 @@ class _Solver:
             self.slices[b] = slice(rows[0], rows[-1] + 1)
         yr = self.D.yahtzee_rows
         assert (yr == np.arange(self.slices[YAHTZEE].start, 252)).all()
-        self.JP = _joker_tables() if rules.joker else None
+        self.JP = None
+        if rules.joker:  # every card for a solve; only those asked about for advice
+            self.JP = _joker_tables() if all_cards else _JokerCards()
         self.ybonus = np.array([yahtzee_bonus_due((f,) * 5, 50, rules.yahtzee_bonus)
                                 for f in range(1, 7)], dtype=np.float64)[:, None]
         self.dtype = np.dtype(dtype)
@@ -498,7 +520,7 @@ class YahtzeeTable:
     @property
     def _solver(self) -> _Solver:  # built on the first advice only: loading stays quick
         if self._solver_ is None:
-            self._solver_ = _Solver(self._rules, self._values)
+            self._solver_ = _Solver(self._rules, self._values, all_cards=False)
         return self._solver_
 
     @property
