@@ -104,7 +104,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=2, help="solves of each (default 2)")
     args = ap.parse_args()
-    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores", flush=True)
+    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; "
+          + ", ".join(f"{k} {os.environ.get(k, 'unset')} (removed for the solves)"
+                      for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")), flush=True)
     ours, theirs, f32 = [], [], []
     for _ in range(args.repeat):
         ours.append(run(OURS))

@@ -336,6 +336,9 @@ class _Level:
 
 
 class _Solver:
+    """Backward induction over the states of ``_Rules`` into the flat value array ``V``;
+    ``dtype`` is the chain's (float32 is an option measured in the benchmark, not used)."""
+
     def __init__(self, rules: _Rules, V: np.ndarray | None = None, dtype=np.float64,
                  all_cards: bool = True):
         self.r = rules
@@ -516,6 +519,10 @@ class YahtzeeTable:
         self._bonus_at_start = upper_bonus_due(0, self._rules.threshold, settings.upper_bonus)
         self._turns: dict = {}
         self._hits: dict = {}
+
+    def __repr__(self):
+        return (f"YahtzeeTable({self.settings.preset}, {self.settings.rerolls} re-rolls, "
+                f"expected score {self.expected_score:.4f})")
 
     @property
     def _solver(self) -> _Solver:  # built on the first advice only: loading stays quick
