@@ -24,6 +24,7 @@ import json
 import os
 import tempfile
 import threading
+import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -666,7 +667,8 @@ def solve(settings_or_preset: YahtzeeSettings | str = "official", progress: bool
 
     Solved on first use (a few seconds; a progress bar with ``progress``), then kept in memory
     and in a file under the user cache dir (``cache=True``), another folder (``cache=path``), or
-    nowhere (``cache=False``: always solved afresh, nothing read or written).
+    nowhere (``cache=False``: always solved afresh, nothing read or written). Rules that differ
+    only in settings the values do not depend on share one table.
     """
     settings = _settings(settings_or_preset)
     rules = _Rules(settings)
@@ -688,7 +690,7 @@ def _load(path: Path, settings, rules: _Rules) -> YahtzeeTable | None:
         with np.load(path, allow_pickle=False) as z:
             meta = json.loads(str(z["meta"]))
             values = z["values"]
-    except (OSError, KeyError, ValueError):
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
         return None
     if meta.get("key") != rules.key or values.shape != ((FULL + 1) * rules.Y * rules.U,):
         return None
@@ -700,8 +702,11 @@ def _save(path: Path, table: YahtzeeTable, rules: _Rules) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz.tmp")
+    except OSError:
+        return  # a read-only cache only costs a solve next time
+    try:
         with os.fdopen(fd, "wb") as f:
             np.savez(f, values=table._values, meta=np.array(meta))
-        os.replace(tmp, path)
+        os.replace(tmp, path)  # readers see the old file or the whole new one
     except OSError:
-        pass  # a read-only cache only costs a solve next time
+        Path(tmp).unlink(missing_ok=True)
