@@ -82,7 +82,7 @@ export function render({ model, el }) {
   };
   document.addEventListener("keydown", onKey);
   const mq = window.matchMedia("(prefers-color-scheme: dark)");
-  const theme = () => model.send_msg({dark: mq.matches});
+  const theme = () => { model.prefers_dark = mq.matches; };
   mq.addEventListener("change", theme);
   theme();
   model.on("remove", () => {
@@ -93,17 +93,20 @@ export function render({ model, el }) {
 }
 """
 
+    prefers_dark = param.Boolean(default=None, allow_None=True)
+
     def __init__(self, on_key=None, on_dark=None, **params):
         super().__init__(**params)
         self._on_key, self._on_dark = on_key, on_dark
 
+    @param.depends("prefers_dark", watch=True)
+    def _dark_changed(self):
+        if self._on_dark and self.prefers_dark is not None:
+            self._on_dark(bool(self.prefers_dark))
+
     def _handle_msg(self, msg):
-        if not isinstance(msg, dict):
-            return
-        if "key" in msg and self._on_key:
+        if isinstance(msg, dict) and "key" in msg and self._on_key:
             self._on_key(str(msg["key"]))
-        if "dark" in msg and self._on_dark:
-            self._on_dark(bool(msg["dark"]))
 
 
 # ----- start screen ------------------------------------------------------------------------
@@ -211,8 +214,12 @@ class StartScreen(pn.viewable.Viewer):
     def _draw_settings(self):
         s = self.settings[self.variant]
         widgets = {}
-        if "target" in s.param:
-            widgets["target"] = {"type": pmui.IntInput}
+        for name in s.names():  # a slider for a few steps, a number box for many
+            par = s.param[name]
+            if isinstance(par, param.Integer) and par.bounds and None not in par.bounds:
+                steps = (par.bounds[1] - par.bounds[0]) / (par.step or 1)
+                if steps > 40:
+                    widgets[name] = {"type": pmui.IntInput, "step": par.step or 1}
         self._settings_box.objects = [
             pn.pane.HTML(f"<h3 style='margin:6px 0'>Rules settings — {SUMMARY[self.variant][0]}"
                          "</h3>"),
@@ -329,7 +336,8 @@ class Table(pn.viewable.Viewer):
 
     def __panel__(self):
         p = self.play
-        left = [TurnBanner(play=p), DiceTray(play=p), Controls(play=p), HintLine(play=p)]
+        left = [self._caption(), TurnBanner(play=p), DiceTray(play=p), Controls(play=p),
+                HintLine(play=p)]
         side = [pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>Scoreboard</h3>", margin=0),
                            Scoreboard(play=p), sizing_mode="stretch_width",
                            styles={"padding": "10px"}),
@@ -338,9 +346,6 @@ class Table(pn.viewable.Viewer):
         if p.variant == "yahtzee":
             left.append(pmui.Paper(ScoreCard(play=p), sizing_mode="stretch_width",
                                    styles={"padding": "8px"}))
-            side.pop(0)  # the score card is the scoreboard
-            side.insert(0, pmui.Paper(Scoreboard(play=p), sizing_mode="stretch_width",
-                                      styles={"padding": "10px"}))
         left.append(pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>History</h3>", margin=0),
                                History(play=p), sizing_mode="stretch_width",
                                styles={"padding": "10px"}))
@@ -350,6 +355,12 @@ class Table(pn.viewable.Viewer):
             pn.Column(*side, sizing_mode="stretch_width",
                       styles={"flex": "1 1 320px", "min-width": "0"}),
             gap="16px", flex_wrap="wrap", sizing_mode="stretch_width", align_items="flex-start")
+
+    def _caption(self):
+        return pn.pane.HTML(f"<div class='caption'>{pn.util.escape(rules_title(self.play.game))}"
+                            "</div>", sizing_mode="stretch_width", margin=(0, 0, 4, 0),
+                            stylesheets=[".caption { font: 600 1.05rem system-ui, sans-serif;"
+                                         " opacity: .85; }"])
 
 
 # ----- settings drawer ---------------------------------------------------------------------
@@ -415,13 +426,13 @@ class SettingsDrawer(pn.viewable.Viewer):
                 text = f"people {rec['value'] or 0} : {rec['value2'] or 0} computers"
             else:
                 text = "—" if rec["value"] is None else f"{rec['value']:,} ({rec['who']})"
-            rows.append(pn.Row(
-                pn.pane.HTML(f"<div><b>{TITLES[key]}</b><br>{pn.util.escape(text)}</div>",
-                             sizing_mode="stretch_width"),
-                pmui.Button(label=f"Reset {TITLES[key].lower()}", variant="outlined",
-                            size="small", color="error",
-                            on_click=lambda e, k=key: self.records.reset(self._variant, k)),
-                sizing_mode="stretch_width"))
+            rows.append(pn.pane.HTML(f"<div data-testid='record-{key}'><b>{TITLES[key]}</b>: "
+                                     f"{pn.util.escape(text)}</div>",
+                                     sizing_mode="stretch_width", margin=(6, 5, 0, 5)))
+            rows.append(pmui.Button(label=f"Reset {TITLES[key].lower()}", variant="outlined",
+                                    size="small", color="error",
+                                    on_click=lambda e, k=key: self.records.reset(self._variant,
+                                                                                 k)))
         rows.append(pn.pane.HTML(f"<small>Kept in {pn.util.escape(str(self.records.path))}"
                                  "</small>", sizing_mode="stretch_width"))
         self._records_box.objects = rows
@@ -476,12 +487,14 @@ class DicelabApp(pn.viewable.Viewer):
         self._main = pn.Column(self.start_screen, sizing_mode="stretch_width")
         self.keys = KeyBridge(on_key=self.on_key, on_dark=self._on_dark)
         self._new = pmui.Button(label="New game", variant="outlined", color="light",
-                                on_click=lambda e: self.show_start())
+                                size="small", on_click=lambda e: self.show_start())
         self._rules_btn = pmui.Button(label="Rules", variant="outlined", color="light",
+                                      size="small",
                                       on_click=lambda e: self.start_screen.show_rules(
                                           self.play.variant if self.play
                                           else self.start_screen.variant))
         self._settings_btn = pmui.Button(label="⚙ Settings", variant="outlined", color="light",
+                                         size="small",
                                          on_click=lambda e: self.toggle_settings())
         self._preload = preload()
         self.page = pmui.Page(
@@ -491,6 +504,7 @@ class DicelabApp(pn.viewable.Viewer):
             main=[self._main, self.keys, self.start_screen._rules_slot, self._preload],
             contextbar=[], contextbar_width=340, sidebar=[],
             theme_toggle=True, raw_css=[PAGE_CSS])
+        self.page.param.watch(self._dark_theme, "dark_theme")
 
     def _session_prefs(self):
         for name, attr, conv in (("pace", "pace", float), ("anim", "anim_ms", int)):
@@ -504,9 +518,18 @@ class DicelabApp(pn.viewable.Viewer):
         if snd is not None:
             self.prefs.sound = snd.lower() not in ("0", "off", "false", "no")
 
+    def _dark_theme(self, event):
+        self.prefs.dark = bool(event.new)
+
     def _on_dark(self, dark: bool):
-        if self.page.dark_theme != dark:
-            self.page.dark_theme = dark
+        def apply():
+            if self.page.dark_theme != dark:
+                self.page.dark_theme = dark
+        # changes made before the browser reports the page ready can be lost
+        if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+            pn.state.onload(apply)
+        else:
+            apply()
 
     def toggle_settings(self):
         if not self.page.contextbar:  # filled on first use: a closed drawer never reports idle
@@ -527,7 +550,6 @@ class DicelabApp(pn.viewable.Viewer):
             self.play.close()
         self.play = Play(game, prefs=self.prefs, records=self.records)
         self.drawer.play = self.play
-        self.page.title = f"dicelab · {rules_title(game)}"
         self._main.objects = [Table(play=self.play)]
         return self.play
 
@@ -536,7 +558,6 @@ class DicelabApp(pn.viewable.Viewer):
             self.play.close()
             self.play = None
         self.drawer.play = None
-        self.page.title = "dicelab"
         self._main.objects = [self.start_screen]
 
     def on_key(self, key: str):

@@ -16,6 +16,7 @@ export function render({ model, el }) {
     const c = model.card || {};
     const cols = c.cols || [];
     const opts = c.options || {};
+    if (!cols.length) { root.innerHTML = ""; return; }  // an empty (preloaded) card
     let h = `<table class="card" aria-label="Yahtzee score card" data-tick="${c.tick}"><thead><tr><th scope="col">Box</th>`;
     for (const col of cols) h += `<th scope="col" class="${col.turn ? "turn" : ""}">${col.turn ? "▶ " : ""}${esc(col.name)}</th>`;
     h += `</tr></thead><tbody>`;

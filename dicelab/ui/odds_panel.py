@@ -5,10 +5,11 @@ import html
 
 import panel as pn
 import param
-from bokeh.models import ColumnDataSource, LabelSet, Range1d
+from bokeh.models import (BoxAnnotation, ColumnDataSource, Label, LabelSet, NumeralTickFormatter,
+                          Range1d, Span)
 from bokeh.plotting import figure
 
-from ..rules.yahtzee import LABELS
+from ..rules.yahtzee import BOXES, LABELS
 from .components import _Base, current_odds
 from .odds_view import FiveDiceOdds, Under40Odds, YahtzeeOdds
 from .words import num, pct
@@ -56,7 +57,8 @@ class OddsPanel(_Base):
             f.vbar(x="x", top="y", width=0.7, color="color", hatch_pattern="hatch",
                    hatch_color="white", hatch_alpha=0.5, source=self._src)
             f.add_layout(LabelSet(x="x", y="y", text="label", source=self._src,
-                                  text_align="center", y_offset=3, text_font_size="11px"))
+                                  text_align="center", y_offset=3, text_font_size="11px",
+                                  text_font_style="bold"))
             f.y_range = Range1d(0, 1.18)
             f.yaxis.ticker = [0, 0.25, 0.5, 0.75, 1]
             f.yaxis.major_label_overrides = {0: "0%", 0.25: "25%", 0.5: "50%", 0.75: "75%",
@@ -68,15 +70,47 @@ class OddsPanel(_Base):
             f = _fig("Next roll: round score after it", height=220)
             f.vbar(x="x", top="y", width=1.6, color="color", hatch_pattern="hatch",
                    hatch_color="white", hatch_alpha=0.6, source=self._src)
-            self._bust_lbl = ColumnDataSource(dict(x=[], y=[], text=[]))
-            f.add_layout(LabelSet(x="x", y="y", text="text", source=self._bust_lbl,
-                                  text_font_size="11px", text_font_style="bold"))
-            f.x_range = Range1d(0, 84)
+            f.add_layout(BoxAnnotation(left=41, fill_color=BUST, fill_alpha=0.08,
+                                       line_color=None))
+            f.add_layout(Span(location=40.9, dimension="height", line_color=BUST,
+                              line_dash="dashed", line_width=2))
+            f.add_layout(Label(x=42, y=5, x_units="data", y_units="screen", text="BUST",
+                               text_color=BUST, text_font_style="bold", text_font_size="12px"))
+            f.add_layout(Label(x=39, y=5, x_units="data", y_units="screen", text="40",
+                               text_align="right", text_font_style="bold",
+                               text_font_size="12px"))
+            f.x_range = Range1d(0, 112)
+            f.yaxis.formatter = NumeralTickFormatter(format="0%")
             f.xaxis.axis_label = "round score after the roll (over 40 = bust, hatched red)"
-            f.yaxis.axis_label = "chance"
             self._chart = pn.pane.Bokeh(f, sizing_mode="stretch_width")
+        else:  # yahtzee: chance of each open box by the end of the turn
+            names = [LABELS[b] for b in BOXES]
+            self._src = ColumnDataSource(dict(y=names, x=[0.0] * 13, color=[LO] * 13,
+                                              label=[""] * 13))
+            f = _fig("Chance of scoring in each open box this turn", height=330,
+                     y_range=list(reversed(names)))
+            f.hbar(y="y", right="x", height=0.7, color="color", source=self._src)
+            f.add_layout(LabelSet(x="x", y="y", text="label", source=self._src, x_offset=4,
+                                  y_offset=-6, text_font_size="11px", text_font_style="bold"))
+            f.x_range = Range1d(0, 1.25)
+            f.xaxis.ticker = [0, 0.5, 1]
+            f.xaxis.major_label_overrides = {0: "0%", 0.5: "50%", 1: "100%"}
+            f.ygrid.grid_line_color = None
+            self._chart = pn.pane.Bokeh(f, sizing_mode="stretch_width")
+        self._fig = self._chart.object if self._chart is not None else None
+        self._theme()
+        self.play.prefs.param.watch(self._theme, "dark")
         self._refresh()
         self.play.param.watch(self._refresh, "tick")
+
+    def _theme(self, *_):
+        """Label colours that read on the light and the dark page."""
+        if self._fig is None:
+            return
+        color = "#e8e8e8" if self.play.prefs.dark else "#222222"
+        for r in self._fig.center:
+            if isinstance(r, LabelSet) or (isinstance(r, Label) and r.text == "40"):
+                r.text_color = color
 
     # ----- per variant -----------------------------------------------------------------------
     def _refresh(self, *_):
@@ -88,6 +122,8 @@ class OddsPanel(_Base):
         elif isinstance(odds, YahtzeeOdds):
             self._yahtzee(odds)
         else:
+            if self._chart is not None and self.play.game.is_over:
+                self._src.data = {k: [] for k in self._src.data}
             self._text.object = (f"<div class='odds' data-testid='odds'><p class='na'>"
                                  f"{esc(str(odds))}</p></div>")
 
@@ -138,9 +174,6 @@ class OddsPanel(_Base):
                 cs.append(HI if s > o.beat else LO)
                 hs.append(" ")
         self._src.data = dict(x=xs, y=ys, color=cs, hatch=hs)
-        top = max(ys) if ys else 0.1
-        self._bust_lbl.data = dict(x=[41, 37], y=[top * 1.05, top * 0.9],
-                                   text=["BUST →", "40"])
         rows = [("Round score", str(o.score)),
                 ("Must beat (to stop)", str(o.beat)),
                 ("Bust chance next roll (over 40)", pct(o.bust)),
@@ -159,15 +192,38 @@ class OddsPanel(_Base):
         self._text.object = self._dl(rows, foot)
 
     def _yahtzee(self, o: YahtzeeOdds):
-        body = "".join(
-            f"<tr><td>{'★ ' if r['box'] == o.best else ''}{esc(LABELS.get(r['box'], r['box']))}"
-            f"</td><td>{esc(str(r.get('now', '')))}</td><td>{esc(pct(r.get('chance')))}</td>"
-            f"<td>{esc(num(r['value']) if r.get('value') is not None else '—')}</td></tr>"
-            for r in o.rows)
+        chance = {r["box"]: r.get("chance") for r in o.rows}
+        xs = [chance.get(b) or 0.0 for b in BOXES]
+        self._src.data = dict(
+            y=[LABELS[b] for b in BOXES], x=xs,
+            color=[HI if b == o.best else (LO if b in chance else "#e0e0e0") for b in BOXES],
+            label=[self._box_label(chance, b, o.best) for b in BOXES])
+        rows = []
+        for r in o.rows:
+            value = "—" if r.get("value") is None else f"{r['value']:.1f}"
+            star = "★ " if r["box"] == o.best else ""
+            rows.append(f"<tr><td>{star}{esc(LABELS[r['box']])}</td><td>{esc(str(r['now']))}"
+                        f"</td><td>{esc(pct(r.get('chance')))}</td><td>{value}</td></tr>")
+        body = "".join(rows)
+        keeps = ""
+        adv = getattr(o, "advice", None)
+        if adv is not None and adv.keeps:
+            top = sorted(adv.keeps.items(), key=lambda kv: -kv[1])[:3]
+            keeps = "<p>Best holds: " + ", ".join(
+                f"{' '.join(map(str, k)) or 'nothing'} → {v:.1f}" for k, v in top) + "</p>"
         self._text.object = (
-            "<div class='odds' data-testid='odds'><table><thead><tr><th>Box</th><th>now</th>"
-            "<th>chance by end of turn</th><th>value</th></tr></thead>"
-            f"<tbody>{body}</tbody></table><p>{esc(o.note)}</p></div>")
+            "<div class='odds' data-testid='odds'><table><thead><tr><th>Open box</th>"
+            "<th>now</th><th>chance this turn</th><th>value if scored now</th></tr></thead>"
+            f"<tbody>{body}</tbody></table>{keeps}<p>{esc(o.note)}</p>"
+            "<p><small>Values: expected points still to come with optimal solitaire play."
+            "</small></p></div>")
+
+    @staticmethod
+    def _box_label(chance: dict, box: str, best) -> str:
+        if box not in chance:
+            return "filled"
+        text = pct(chance[box]) if chance[box] is not None else ""
+        return text + (" ★" if box == best else "")
 
     def __panel__(self):
         items = [pn.pane.HTML("<h3 style='margin:4px 0'>Odds right now</h3>", margin=0)]

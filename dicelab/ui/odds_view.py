@@ -116,22 +116,89 @@ def under40_odds(game) -> Under40Odds | str:
     return out
 
 
+_TABLES: dict = {}
+_SOLVING: set = set()
+
+
+def _yahtzee_table(mod, game, play):
+    """The solved table of this game's rules, or None while a background thread solves it
+    (the first time for these rules; then a disk cache makes it quick)."""
+    key = repr(game.settings.to_dict())
+    if key in _TABLES:
+        return _TABLES[key]
+    if key not in _SOLVING:
+        _SOLVING.add(key)
+        import threading
+
+        import panel as pn
+
+        doc = pn.state.curdoc
+        settings = game.settings.copy()
+
+        def work():
+            try:
+                _TABLES[key] = mod.solve(settings, progress=False)
+            except Exception as exc:  # shown as "odds not available"
+                _TABLES[key] = exc
+            finally:
+                _SOLVING.discard(key)
+            if doc is not None and getattr(doc, "session_context", None) is not None:
+                doc.add_next_tick_callback(play._bump)
+            else:
+                play._bump()
+        threading.Thread(target=work, daemon=True).start()
+    return None
+
+
 def yahtzee_odds(play) -> YahtzeeOdds | str:
-    """Per-box chances and option values from dicelab.odds.yahtzee (when it exists)."""
+    """Per-box chances and option values from dicelab.odds.yahtzee (solitaire optimal play)."""
     mod = odds_module("yahtzee")
-    if mod is None:
+    if mod is None or not hasattr(mod, "solve"):
         return "odds not available (dicelab.odds.yahtzee is missing)"
     g = play.game
     if g.is_over:
         return "the game is over"
-    fn = getattr(mod, "ui_readout", None) or getattr(mod, "turn_readout", None)
-    if fn is None:
-        return "odds not available (dicelab.odds.yahtzee has no readout yet)"
+    table = _yahtzee_table(mod, g, play)
+    if table is None:
+        return "computing the optimal Yahtzee table (first time for these rules)…"
+    if isinstance(table, Exception):
+        return f"odds not available ({table})"
     try:
-        return _yahtzee_rows(mod, g, play.held)
+        return _yahtzee_rows(table, g, play.held)
     except Exception as exc:
         return f"odds not available here ({exc})"
 
 
-def _yahtzee_rows(mod, game, held) -> YahtzeeOdds:  # filled in once the module's API exists
-    raise NotImplementedError("dicelab.odds.yahtzee readout")
+def _yahtzee_rows(table, game, held) -> YahtzeeOdds:
+    from ..rules.yahtzee import LABELS
+
+    seat = game.current_player
+    st = game.state
+    card = game.card(seat)
+    open_boxes = game.open_boxes(seat)
+    upper = game.upper_total(seat)
+    ybox = card["yahtzee"]
+    if not st.rolls:
+        v = table.value((frozenset(open_boxes), upper, ybox))
+        rows = [{"box": b, "now": "", "chance": None, "value": None} for b in open_boxes]
+        return YahtzeeOdds(rows, None, f"Expected points still to come with best play: "
+                                       f"{v:.1f}. Roll to see each box's chances.")
+    adv = table.advise(open_boxes, upper, ybox, st.dice, game.rerolls_left)
+    rows = [{"box": b, "now": adv.points.get(b, ""), "chance": adv.chances.get(b),
+             "value": adv.boxes.get(b)} for b in open_boxes]
+    kind, what = adv.best
+    if kind == "box":
+        note = f"Best play: score {LABELS[what]} (worth {adv.value:.1f} points to come)."
+        best = what
+    else:
+        kept = " ".join(map(str, what)) or "nothing"
+        note = f"Best play: keep {kept} and roll again (worth {adv.value:.1f} points to come)."
+        best = None
+    if adv.keeps and held is not None:
+        mine = tuple(sorted(st.dice[i] for i in held))
+        if mine in adv.keeps:
+            note += (f" Holding {' '.join(map(str, mine)) or 'nothing'} now is worth "
+                     f"{adv.keeps[mine]:.1f}.")
+    out = YahtzeeOdds(rows, best, note)
+    out.advice = adv
+    return out

@@ -41,6 +41,7 @@ class Prefs(param.Parameterized):
                             doc="Length of the roll animation; 0 turns it off.")
     pace = param.Number(default=0.8, bounds=(0.05, 3.0), step=0.05,
                         label="Computer pace (s per roll)")
+    dark = param.Boolean(default=False, precedence=-1, doc="The page is in its dark theme.")
 
 
 class Play(param.Parameterized):

@@ -74,6 +74,7 @@ export function render({ model, el }) {
 
   function draw() {
     const v = model.view || {};
+    if (!v.mode) { root.innerHTML = ""; return; }  // an empty (preloaded) tray
     const animate = v.roll_id !== lastRoll && lastRoll !== null && (v.anim_ms || 0) > 0;
     root.style.setProperty("--anim", `${v.anim_ms || 0}ms`);
     const rolled = (v.rolled || []).map((d, i) => dieHtml(d, i, "rolled", animate)).join("");

@@ -5,7 +5,6 @@ dicelab.odds; this module only phrases them.
 """
 from __future__ import annotations
 
-from ..rules.yahtzee import LABELS
 
 
 def pct(p: float | None) -> str:
@@ -49,7 +48,8 @@ def banner(play) -> tuple[str, str, str]:
         totals = g.totals()
         if len(win) > 1:
             return f"{names.upper()} TIE", f"with {num(totals[win[0]])} each", "over"
-        return f"{names.upper()} WINS", f"with {num(totals[win[0]])}", "over"
+        verb = "WIN" if names.lower() == "you" else "WINS"
+        return f"{names.upper()} {verb}", f"with {num(totals[win[0]])}", "over"
     seat = st.current
     name = g.seats[seat].name
     head = f"{possessive(name)} turn".upper()
@@ -78,6 +78,19 @@ def banner(play) -> tuple[str, str, str]:
     return head, " · ".join(parts), kind
 
 
+def game_over(play) -> str:
+    g = play.game
+    win = g.winners
+    totals = g.totals()
+    if not win:
+        return "Game over. Start another with New game."
+    names = " and ".join(g.seats[i].name for i in win)
+    if len(win) > 1:
+        return f"Game over: {names} tie with {num(totals[win[0]])}. Play again with New game."
+    verb = "win" if names.lower() == "you" else "wins"
+    return f"Game over: {names} {verb} with {num(totals[win[0]])}. Play again with New game."
+
+
 def _you(play, seat: int) -> tuple[str, str]:
     """("You", "need") or ("Chicken", "needs")."""
     if play.is_computer(seat):
@@ -89,7 +102,7 @@ def fivedice_hint(play, odds) -> str:
     g = play.game
     st = g.state
     if g.is_over:
-        return banner(play)[0].title() + "."
+        return game_over(play)
     seat = st.current
     who, s = _you(play, seat)
     need, rule = g.need_to_stand()
@@ -131,7 +144,7 @@ def fivedice_hint(play, odds) -> str:
 def under40_hint(play, odds) -> str:
     g = play.game
     if g.is_over:
-        return banner(play)[0].title() + "."
+        return game_over(play)
     text = g.hint()
     from .odds_view import Under40Odds
 
@@ -146,7 +159,7 @@ def yahtzee_hint(play, odds=None) -> str:
     g = play.game
     st = g.state
     if g.is_over:
-        return banner(play)[0].title() + "."
+        return game_over(play)
     seat = st.current
     who, s = _you(play, seat)
     total_rolls = g.config.rerolls + 1
@@ -164,7 +177,7 @@ def yahtzee_hint(play, odds=None) -> str:
     else:
         text += "no rolls left — choose a box on the score card." if who == "You" \
             else f"{who} must score a box."
-    best = getattr(odds, "best", None)
-    if best:
-        text += f" Odds favour: {LABELS.get(best, best)}."
+    note = getattr(odds, "note", "")
+    if note and "Best play" in note:
+        text += " " + note.split(" Holding")[0]
     return text

@@ -125,7 +125,11 @@ class App:
             key = {"roll": ".", "stand": "0"}.get(action, action)
             self.page.keyboard.press(key)
         else:
-            self.button({"roll": ROLL, "stand": STAND}.get(action, action)).click()
+            try:
+                self.button({"roll": ROLL, "stand": STAND}.get(action, action)).click(
+                    timeout=3000)
+            except Exception:  # the table moved on (disabled meanwhile): look again
+                return None
         return self.wait_tick(old)
 
     def play_to_end(self, decide, how: str, max_actions: int = 2000, seen=None):
