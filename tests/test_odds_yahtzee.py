@@ -213,6 +213,15 @@ def test_advice_is_consistent_with_the_table():
     assert v == pytest.approx(table.value(yz.State(open_boxes, upper, ybox)), abs=1e-9)
 
 
+def test_threads_and_the_float32_variant_agree():
+    rules = yz._Rules(YahtzeeSettings(preset="official"))
+    one = yz._Solver(rules).solve(max_open=3, threads=1)
+    two = yz._Solver(rules).solve(max_open=3, threads=2)
+    assert np.array_equal(one, two, equal_nan=True)
+    f32 = yz._Solver(rules, dtype=np.float32).solve(max_open=3)
+    assert np.nanmax(np.abs(f32 - one)) < 1e-4  # the benchmark's float32 row, not the default
+
+
 def test_option_tables_are_built_from_scoring_options():
     rng = random.Random(5)
     D = yz._dice()
