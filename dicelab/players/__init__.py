@@ -39,7 +39,7 @@ def player_names(variant: str) -> list[str]:
 
 def _load():
     """Import the modules that register players (kept lazy: players sit above odds)."""
-    from . import fivedice, under40  # noqa: F401
+    from . import fivedice, under40, yahtzee  # noqa: F401
 
 
 class RandomPlayer:
