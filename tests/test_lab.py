@@ -52,6 +52,23 @@ def test_vectorised_games_agree_with_the_game_models():
         assert lo - 0.03 <= row["win_rate"] <= hi + 0.03
 
 
+def test_vectorised_thousand_games_agree_with_the_game_models():
+    players = ["threshold:30", "aggressive"]
+    wins, _, _ = play_games("thousand", players, 200, seed=3)
+    vec = simulate("thousand", players, games=10_000, seed=4)
+    for i, row in enumerate(vec.rows):
+        lo, hi = wilson(int(wins[i]), 200)
+        assert lo - 0.03 <= row["win_rate"] <= hi + 0.03
+
+
+def test_choose_keepers_games_play_through_the_models():
+    r = simulate("bones", ["optimal", "chicken"], games=4, seed=1, choose_keepers=True,
+                 target=2000)
+    assert sum(row["wins"] for row in r.rows) == 4
+    with pytest.raises(RuleError, match="choose_keepers"):
+        simulate("bones", ["optimal"], turns=10, choose_keepers=True)
+
+
 def test_bad_requests():
     with pytest.raises(RuleError):
         simulate("bones", "chicken", games=10, turns=10)

@@ -87,7 +87,9 @@ class LabResult:
             lines = [head, "-" * len(head)]
             for r in self.rows:
                 lo, hi = r["win_rate_ci"]
-                lines.append(f"{r['player']:<22}{self.n:>8,}{r['wins']:>8,.4g}"
+                wins = r["wins"]
+                wins = f"{wins:,.0f}" if wins == int(wins) else f"{wins:,.1f}"  # ties share a win
+                lines.append(f"{r['player']:<22}{self.n:>8,}{wins:>8}"
                              f"{100 * r['win_rate']:>9.1f}%{f'{100 * lo:.1f} – {100 * hi:.1f}%':>18}"
                              + (f"{r[extra]:>12.1f}" if extra else ""))
             if self.game_lengths is not None and len(self.game_lengths):

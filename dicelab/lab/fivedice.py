@@ -202,6 +202,72 @@ def simulate_bones_games(policies: list[Policy], n_games: int, seed=None, min_on
                        [np.concatenate(p) if p else np.zeros(0, np.int64) for p in points])
 
 
+def simulate_thousand_games(policies: list[Policy], n_games: int, seed=None,
+                            config=None) -> GamesResult:
+    """Whole Thousand games (RULES.md: opening, pits, barrel and its attempts, bolts and their
+    penalty; a win from the barrel ends the game at once) between threshold policies."""
+    from ..settings import ThousandSettings
+
+    c = config or ThousandSettings()
+    rng = np.random.default_rng(seed)
+    seats = len(policies)
+    shape = (n_games, seats)
+    totals = np.zeros(shape, dtype=np.int64)
+    opened = np.zeros(shape, dtype=bool)
+    barrel = np.zeros(shape, dtype=bool)
+    tries = np.zeros(shape, dtype=np.int64)
+    bolts = np.zeros(shape, dtype=np.int64)
+    current = rng.integers(seats, size=n_games)
+    turns = np.zeros(n_games, dtype=np.int64)
+    winners = np.full(n_games, -1)
+    points = [[] for _ in range(seats)]
+    active = np.arange(n_games)
+    while active.size:
+        cur = current[active]
+        t = totals[active, cur]
+        on_b = barrel[active, cur]
+        need = np.where(opened[active, cur], 0, c.opening)
+        for low, high in c.pits:
+            need = np.where(~on_b & (t >= low) & (t < high), np.maximum(need, high - t), need)
+        need = np.where(on_b, np.maximum(need, c.target - t), need)
+        banked = np.zeros(active.size, dtype=np.int64)
+        for s_, pol in enumerate(policies):
+            mine = np.flatnonzero(cur == s_)
+            if mine.size:
+                banked[mine] = simulate_turns("thousand", pol, mine.size, rng=rng,
+                                              need=need[mine], on_board=opened[active[mine], s_])
+                points[s_].append(banked[mine])
+        g, stood = active, banked > 0
+        # stands
+        gs, cs, new = g[stood], cur[stood], t[stood] + banked[stood]
+        opened[gs, cs] = True
+        bolts[gs, cs] = 0
+        wins = on_b[stood] | ((not c.barrel) & (new >= c.target))
+        climbs = ~wins & (c.barrel > 0) & (new >= c.barrel)
+        totals[gs, cs] = np.where(climbs, c.barrel, new)
+        barrel[gs[climbs], cs[climbs]] = True
+        tries[gs[climbs], cs[climbs]] = 0
+        winners[gs[wins]] = cs[wins]
+        # busts
+        gb, cb = g[~stood], cur[~stood]
+        on_bb = barrel[gb, cb]
+        tries[gb[on_bb], cb[on_bb]] += 1
+        fall = on_bb & (tries[gb, cb] >= c.barrel_attempts)
+        totals[gb[fall], cb[fall]] -= c.barrel_fall
+        barrel[gb[fall], cb[fall]] = False
+        tries[gb[fall], cb[fall]] = 0
+        off = ~on_bb
+        bolts[gb[off], cb[off]] += 1
+        pen = off & (bolts[gb, cb] >= c.bolts_per_penalty)
+        totals[gb[pen], cb[pen]] -= c.bolt_penalty
+        bolts[gb[pen], cb[pen]] = 0
+        turns[g] += 1
+        current[g] = (cur + 1) % seats
+        active = g[winners[g] < 0]
+    return GamesResult([p.name for p in policies], winners, totals, turns,
+                       [np.concatenate(p) if p else np.zeros(0, np.int64) for p in points])
+
+
 def policy_for(variant: str, spec: str, config) -> Policy:
     """The vectorised twin of a registered computer player."""
     from ..players import make_player
@@ -223,7 +289,11 @@ def run(variant, players, games, turns, seed, progress, settings):
 
     cfg = SETTINGS[variant](**settings)
     rng = np.random.default_rng(seed)
+    keepers = getattr(cfg, "choose_keepers", False)  # the vectorised turns keep every counting die
     if turns is not None:
+        if keepers:
+            raise RuleError("the turn lab keeps every counting die: simulate whole games "
+                            "(--games) to play with choose_keepers")
         rows, samples = [], {}
         for spec in progress_bar(players, progress, desc="players", unit="player"):
             pol = policy_for(variant, spec, cfg)
@@ -239,15 +309,24 @@ def run(variant, players, games, turns, seed, progress, settings):
                          "mean_turn_score_ci": [lo, hi], "bust_rate": float(np.mean(x == 0))})
             samples[spec] = x
         return LabResult(variant, "turns", turns, seed, rows, samples)
-    if variant == "bones":
-        pols = [policy_for(variant, p, cfg) for p in players]
-        res = simulate_bones_games(pols, games, seed=rng, min_on_board=cfg.min_on_board,
-                                   target=cfg.target, preset=cfg.preset)
+    pols = None
+    if not keepers and (variant == "bones" or "optimal" not in players):
+        # (Thousand's optimal policy depends on the score: it plays through the models)
+        try:
+            pols = [policy_for(variant, p, cfg) for p in players]
+        except RuleError:
+            pols = None
+    if pols is not None:
+        if variant == "bones":
+            res = simulate_bones_games(pols, games, seed=rng, min_on_board=cfg.min_on_board,
+                                       target=cfg.target, preset=cfg.preset)
+        else:
+            res = simulate_thousand_games(pols, games, seed=rng, config=cfg)
         wins = np.bincount(res.winners, minlength=len(players)).astype(float)
         per_turn = [float(np.mean(tp)) if len(tp) else float("nan") for tp in res.turn_points]
         lengths = res.turns
         totals = res.totals
-    else:
+    else:  # through the game models
         from .models import play_games
 
         wins, totals, lengths = play_games(variant, players, games, seed, settings, progress)
