@@ -70,7 +70,8 @@ def scoring_options(dice, open_boxes, yahtzee_box: int | None, joker: bool) -> d
     """
     dice = check_dice(dice, 5)
     raw = dict(zip(BOXES, _boxes_sorted(tuple(sorted(dice)))))
-    open_boxes = [b for b in BOXES if b in set(open_boxes)]
+    opened = set(open_boxes)
+    open_boxes = [b for b in BOXES if b in opened]
     if not (joker and yahtzee_box is not None and is_yahtzee(dice)):
         return {b: raw[b] for b in open_boxes}
     upper = UPPER[dice[0] - 1]
