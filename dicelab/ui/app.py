@@ -505,6 +505,12 @@ class DicelabApp(pn.viewable.Viewer):
             contextbar=[], contextbar_width=340, sidebar=[],
             theme_toggle=True, raw_css=[PAGE_CSS])
         self.page.param.watch(self._dark_theme, "dark_theme")
+        # The Page follows pn.state.busy around every event, and re-sending this page's state
+        # costs ~15 ms before each click is handled: a plain value drops that link.
+        from panel.util import edit_readonly
+
+        with edit_readonly(self.page):
+            self.page.busy = False
 
     def _session_prefs(self):
         for name, attr, conv in (("pace", "pace", float), ("anim", "anim_ms", int)):

@@ -185,7 +185,10 @@ class DiceTray(_Base):
         super().__init__(game, **params)
         self._view = TrayView(on_toggle=self.play.toggle, view=tray_description(self.play),
                               sizing_mode="stretch_width")
-        self.play.param.watch(self._update, ["tick"])
+        # roll_id: the new dice at once; tick: after every other view (precedence), so the
+        # tray's data-tick says the whole table is up to date
+        self.play.param.watch(self._update, ["roll_id"])
+        self.play.param.watch(self._update, ["tick"], precedence=10)
         self.play.prefs.param.watch(self._update, ["sound", "anim_ms"])
 
     def _update(self, *_):

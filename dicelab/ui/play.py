@@ -14,10 +14,11 @@ from ..errors import RuleError
 from ..games.base import Game
 
 
-def _defer(fn):
-    """Run ``fn`` on the event loop after the current callback, with this session's document.
-    Adding or removing a session callback while Bokeh holds a callback's events can drop the
-    patch that sends new models to the browser."""
+def _defer(fn, lock: bool = False):
+    """Run ``fn`` after the current callback, with this session's document (``lock``: as a
+    Bokeh next-tick callback, for changes to the page). Scheduling a session callback while
+    Bokeh holds a callback's events can drop the patch that sends new models to the browser,
+    so the scheduling itself waits for the event loop."""
     doc = pn.state.curdoc
     if doc is None or getattr(doc, "session_context", None) is None:
         fn()
@@ -27,8 +28,14 @@ def _defer(fn):
     def run():
         with set_curdoc(doc):
             fn()
+
+    def later():
+        if lock:
+            doc.add_next_tick_callback(run)
+        else:
+            run()
     try:
-        asyncio.get_running_loop().call_soon(run)
+        asyncio.get_running_loop().call_soon(later)
     except RuntimeError:
         fn()
 
@@ -68,6 +75,7 @@ class Play(param.Parameterized):
         self._cb = None
         self._observers: list = []
         self._recorded_end = False
+        self._unsettled = None
         Play._registry[game] = self
         self.prefs.param.watch(self._pace_changed, "pace")
         self._schedule()
@@ -177,6 +185,7 @@ class Play(param.Parameterized):
                 return self._refuse("No rolls left this turn: choose a box on the score card.")
             if not 0 <= pos < 5:
                 return False
+            self.settle()
             held = set(self.held) ^ {pos}
             self.message = ""
             self.held = tuple(sorted(held))
@@ -186,6 +195,7 @@ class Play(param.Parameterized):
             st = g.state
             if not 0 <= pos < len(st.dice) or not st.counting[pos]:
                 return self._refuse("Only counting dice can be set aside.")
+            self.settle()
             keep = set(self.keep_positions()) ^ {pos}
             if not keep:
                 return self._refuse("Set aside at least one counting die.")
@@ -214,6 +224,7 @@ class Play(param.Parameterized):
         return f"Please wait: it is {g.seats[g.current_player].name}'s turn."
 
     def _refuse(self, text: str) -> bool:
+        self.settle()
         self.message = text
         self._bump()
         return False
@@ -227,6 +238,7 @@ class Play(param.Parameterized):
 
     # ----- applying --------------------------------------------------------------------------
     def _apply(self, action) -> bool:
+        self.settle()
         g = self.game
         st = g.state
         seat = st.current
@@ -250,14 +262,25 @@ class Play(param.Parameterized):
             if self.variant == "yahtzee" and (new.current != seat or not new.rolls):
                 self.held = ()
             self.keep = None
+        # two steps: the dice tray watches roll_id and goes to the browser at once; the rest
+        # of the table follows on the next turn of the event loop (never a roll behind: the
+        # next action settles first)
+        self._unsettled = (events, seat, before_turn_total)
+        _defer(self.settle, lock=True)
+        self._schedule()
+        return True
+
+    def settle(self):
+        """Bring every view up to date with the last action."""
+        pending, self._unsettled = self._unsettled, None
+        if pending is None:
+            return
         if self.records is not None:
             try:
-                self.records.observe(self, events, seat, before_turn_total)
+                self.records.observe(self, *pending)
             except Exception:  # records never break play
                 pass
         self._bump()
-        self._schedule()
-        return True
 
     def _bump(self):
         self.tick += 1

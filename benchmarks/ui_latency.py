@@ -1,0 +1,165 @@
+"""Click-to-dice-updated latency of the served app, next to a bare Panel page (same run).
+
+    .venv/bin/python benchmarks/ui_latency.py [--rolls 60] [--port P]
+
+Serves ``apps/dicelab_app.py`` and this file (as the bare page: a panel-material-ui button that
+rewrites one line of HTML) from one ``panel serve``, opens both in headless Chromium and, taking
+turns, clicks Roll / the bare button. Each latency is measured inside the page: from the click
+to the first DOM change of the dice tray (or of the line of text), by a MutationObserver. Prints
+median and p95 of each and their ratio (goal <= 1.3x, must stay under 2x).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+# --- the bare page (this file served by `panel serve`) ---------------------------------------
+if __name__.startswith("bokeh_app"):
+    import panel as pn
+    import panel_material_ui as pmui
+
+    pn.extension()
+    line = pn.pane.HTML("<p class='line'>not clicked</p>")
+    count = {"n": 0}
+
+    def clicked(event):
+        count["n"] += 1
+        line.object = f"<p class='line'>clicked {count['n']}</p>"
+
+    pmui.Page(title="bare", main=[pmui.Button(label="Bare", variant="contained",
+                                              on_click=clicked), line]).servable()
+
+# --- the measurement -------------------------------------------------------------------------
+FIND = """
+window.__deep = (sel) => {
+  const out = [];
+  const walk = (root) => {
+    for (const e of root.querySelectorAll(sel)) out.push(e);
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document);
+  return out;
+};
+"""
+MEASURE = """
+([buttonText, targetSel]) => new Promise((resolve, reject) => {
+  const btn = window.__deep('button').find(b => (b.innerText || '').trim().startsWith(buttonText)
+                                                && !b.disabled);
+  const target = window.__deep(targetSel)[0];
+  if (!btn || !target) { reject(new Error('button or target not found')); return; }
+  const root = target.getRootNode() instanceof ShadowRoot ? target.getRootNode() : target;
+  const obs = new MutationObserver(() => { obs.disconnect(); resolve(performance.now() - t0); });
+  obs.observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
+  const t0 = performance.now();
+  btn.click();
+  setTimeout(() => { obs.disconnect(); reject(new Error('no update within 5 s')); }, 5000);
+})
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_http(url: str, timeout: float = 60) -> None:
+    end = time.time() + timeout
+    while time.time() < end:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            time.sleep(0.3)
+    raise RuntimeError(f"{url} did not come up")
+
+
+def ready(page):
+    page.wait_for_function(
+        "() => window.Bokeh && Bokeh.documents.length && Bokeh.documents[0]._notified_idle",
+        timeout=30_000)
+    page.evaluate(FIND)
+
+
+def pct(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rolls", type=int, default=60)
+    ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--chromium", default="/usr/bin/chromium")
+    args = ap.parse_args(argv)
+    port = args.port or free_port()
+    records = Path(tempfile.mkdtemp()) / "records.sqlite3"
+    env = {**os.environ, "DICELAB_RECORDS": str(records), "DICELAB_SOUND": "off"}
+    cmd = [sys.executable, "-m", "panel", "serve", str(ROOT / "apps" / "dicelab_app.py"),
+           str(Path(__file__).resolve()), "--port", str(port), "--address", "127.0.0.1",
+           f"--allow-websocket-origin=127.0.0.1:{port}"]
+    server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_http(f"{base}/dicelab_app")
+        wait_http(f"{base}/ui_latency")
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
+            app = browser.new_page(viewport={"width": 1280, "height": 900})
+            bare = browser.new_page(viewport={"width": 1280, "height": 900})
+            app.goto(f"{base}/dicelab_app")
+            ready(app)
+            # one person, a target out of reach: Roll is always legal
+            app.get_by_role("button", name="Remove seat 2").click()
+            box = app.get_by_label("Target", exact=True).first
+            box.click()
+            box.press("Control+A")
+            box.type("100000")
+            box.press("Tab")
+            app.get_by_role("button", name="Start new game", exact=True).click()
+            app.locator(".banner").first.wait_for()
+            app.evaluate(FIND)
+            bare.goto(f"{base}/ui_latency")
+            ready(bare)
+            times = {"dicelab": [], "bare": []}
+            pages = {"dicelab": (app, ["Roll", ".tray"]), "bare": (bare, ["Bare", ".line"])}
+            for i in range(args.rolls + 5):  # the first 5 of each warm up
+                for name, (page, spec) in pages.items():
+                    page.bring_to_front()
+                    ms = page.evaluate(MEASURE, spec)
+                    if i >= 5:
+                        times[name].append(ms)
+                    page.wait_for_timeout(150)  # let the rest of the update settle
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(10)
+    rows = []
+    for name, xs in times.items():
+        rows.append((name, statistics.median(xs), pct(xs, 0.95), len(xs)))
+    print(f"{'page':<10}{'median ms':>12}{'p95 ms':>10}{'n':>6}")
+    for name, med, p95, n in rows:
+        print(f"{name:<10}{med:>12.1f}{p95:>10.1f}{n:>6}")
+    ratio_med = rows[0][1] / rows[1][1]
+    ratio_p95 = rows[0][2] / rows[1][2]
+    print(f"{'ratio':<10}{ratio_med:>11.2f}x{ratio_p95:>9.2f}x   (goal <= 1.3x, limit 2x)")
+    return 0 if ratio_med <= 2 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
