@@ -1,0 +1,177 @@
+"""A room: a shared game's table before and during play, as stored.
+
+A room is (name, variant, settings, seats, seed, started) plus, stored beside it, the list of
+applied actions; the game itself is never stored, it is rebuilt by replaying the actions.
+Tokens are never stored: a seat keeps a hash of its holder's token, so a copied database does not
+let anyone act for a seat.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import secrets
+import unicodedata
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from ..errors import RuleError
+from ..games.base import MAX_NAME, MAX_SEATS
+
+MAX_ROOM_NAME = 40
+MAX_STRATEGY = 40
+MAX_TOKEN = 200
+MAX_JSON = 4000  # characters of an action or a settings dict as JSON: far above any real one
+ROOM_NAME = re.compile(r"[^\W_]|[ _-]")  # a letter or digit of any script, space, - or _
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise RuleError(f"{what} must be text, got {type(value).__name__}")
+    return value
+
+
+def room_name(value: Any) -> str:
+    """The room name as shown: checked, NFC-normalised, outer spaces trimmed, runs of spaces
+    collapsed. RuleError names what is wrong."""
+    name = _text(value, "a game's name")
+    if len(name) > 4 * MAX_ROOM_NAME:  # refuse huge input before normalising it
+        raise RuleError(f"a game's name has at most {MAX_ROOM_NAME} characters, got {len(name)}")
+    name = re.sub(" +", " ", unicodedata.normalize("NFC", name)).strip(" ")
+    if not name:
+        raise RuleError("a game needs a name")
+    if len(name) > MAX_ROOM_NAME:
+        raise RuleError(f"a game's name has at most {MAX_ROOM_NAME} characters, got {len(name)}")
+    bad = sorted({ch for ch in name if not ROOM_NAME.fullmatch(ch)})
+    if bad:
+        shown = " ".join(repr(ch) for ch in bad[:5])
+        raise RuleError(f"a game's name may hold letters, digits, spaces, - and _ only; "
+                        f"not {shown}")
+    return name
+
+
+def room_key(name: str) -> str:
+    """Store key of a room: names differing only in case clash ("Table" and "table")."""
+    return name.casefold()
+
+
+def player_name(value: Any) -> str:
+    """A player's name, stored as given (escaping is the UI's job) once it is text of 1..40
+    characters without control characters; whitespace collapsed as the game's Seat does."""
+    name = _text(value, "a player's name")
+    if len(name) > 4 * MAX_NAME:  # refuse huge input before looking at it character by character
+        raise RuleError(f"a name has at most {MAX_NAME} characters, got {len(name)}")
+    for ch in name:
+        cat = unicodedata.category(ch)
+        # Cc: control characters, Cs: lone surrogates (not storable), Co: private use,
+        # Cf: invisible format characters (bidi overrides spoof names) except the zero-width
+        # joiner that emoji sequences need
+        if ch not in " \t" and (cat in ("Cc", "Cs", "Co") or (cat == "Cf" and ch != "\u200d")):
+            raise RuleError(f"a name may not hold control characters (U+{ord(ch):04X})")
+    name = " ".join(unicodedata.normalize("NFC", name).split())
+    if not name:
+        raise RuleError("a seat needs a name")
+    if len(name) > MAX_NAME:
+        raise RuleError(f"a name has at most {MAX_NAME} characters, got {len(name)}")
+    return name
+
+
+def checked_json(value: Any, what: str) -> Any:
+    """A plain JSON value (what a browser can send), not too big; returned as a fresh copy."""
+    try:
+        text = json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        raise RuleError(f"{what} must be plain JSON data") from None
+    if len(text) > MAX_JSON:
+        raise RuleError(f"{what} is too long ({len(text)} characters as JSON)")
+    return json.loads(text)
+
+
+def new_token() -> str:
+    """A seat token: 128 random bits, for a browser session to keep."""
+    return secrets.token_urlsafe(16)
+
+
+def token_hash(token: Any) -> str:
+    """What a room stores of a token. Non-text or oversized tokens hash to a value no seat has."""
+    if not isinstance(token, str) or not token or len(token) > MAX_TOKEN:
+        return "!"
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def same_token(stored: str | None, token: Any) -> bool:
+    return stored is not None and hmac.compare_digest(stored, token_hash(token))
+
+
+@dataclass
+class RoomSeat:
+    """A seat: a person (``holder``, the hash of their token) or a computer (``strategy``).
+
+    A person's seat taken over by a computer keeps ``holder`` and gains ``strategy`` (the person
+    can reclaim it); a seat whose person left has neither, and waits for a take-over.
+    ``away_since``: when its person left or dropped (the clock's seconds), else None.
+    """
+
+    name: str
+    holder: str | None = None
+    strategy: str | None = None
+    away_since: float | None = None
+
+    @property
+    def is_computer(self) -> bool:
+        return self.strategy is not None
+
+    @property
+    def is_empty(self) -> bool:
+        return self.holder is None and self.strategy is None
+
+
+@dataclass
+class Room:
+    """A room's record in a store (the actions are stored beside it, see ``Store``)."""
+
+    name: str
+    variant: str
+    settings: dict[str, Any]
+    creator: str  # hash of the creator's token
+    seats: list[RoomSeat] = field(default_factory=list)
+    started: bool = False
+    seed: int | None = None
+    created: float = 0.0
+    rev: int = 0  # bumped by the store on every change of this record
+
+    @property
+    def key(self) -> str:
+        return room_key(self.name)
+
+    @property
+    def is_full(self) -> bool:
+        return len(self.seats) >= MAX_SEATS
+
+    def seat_of(self, token: Any) -> int | None:
+        """The seat held by this token, if any."""
+        for i, seat in enumerate(self.seats):
+            if same_token(seat.holder, token):
+                return i
+        return None
+
+    def copy(self) -> "Room":
+        return replace(self, settings=dict(self.settings),
+                       seats=[replace(s) for s in self.seats])
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> "Room":
+        data = json.loads(text)
+        data["seats"] = [RoomSeat(**s) for s in data["seats"]]
+        return cls(**data)
+
+    def public(self) -> dict[str, Any]:
+        """What anyone may see (for a lobby or a spectator): no token hashes."""
+        return {"name": self.name, "variant": self.variant, "settings": dict(self.settings),
+                "started": self.started,
+                "seats": [{"name": s.name, "computer": s.strategy, "empty": s.is_empty,
+                           "away": s.away_since is not None} for s in self.seats]}

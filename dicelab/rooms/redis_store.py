@@ -1,0 +1,177 @@
+"""Rooms in Redis, shared by several server processes or hosts.
+
+Keys (``prefix`` "dicelab"): ``dicelab:room:<key>`` the room record (JSON), ``dicelab:log:<key>``
+its actions (a list of JSON texts), ``dicelab:rooms`` a sorted set of room keys by creation time.
+Every change is published on ``dicelab:events`` so the other processes can tell their browsers.
+
+Appending is one Lua script (atomic in Redis): it pushes action N only if the log holds exactly N
+actions, and publishes in the same step. Durability is the server's: run redis-server with
+``--appendonly yes --appendfsync always`` so an acknowledged action survives a kill -9 of Redis.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import time
+import uuid
+
+from ..errors import RuleError
+from .model import Room
+from .stores import Conflict, Store, _clash, _missing
+
+log = logging.getLogger(__name__)
+
+_CREATE = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX') then
+  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+  redis.call('PUBLISH', KEYS[3], ARGV[4])
+  return 1
+end
+return 0
+"""
+
+_APPEND = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -2 end
+local n = redis.call('LLEN', KEYS[2])
+if n ~= tonumber(ARGV[1]) then return -1 end
+redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('PUBLISH', KEYS[3], ARGV[3])
+return n + 1
+"""
+
+
+class RedisStore(Store):
+    def __init__(self, url: str = "redis://localhost:6379/0", prefix: str = "dicelab"):
+        try:
+            import redis
+        except ImportError:
+            raise RuleError("a redis:// rooms store needs the redis package: "
+                            "pip install redis") from None
+        self._redis = redis
+        self.url = url
+        self.prefix = prefix
+        self.origin = uuid.uuid4().hex  # to skip our own messages coming back
+        self._r = redis.Redis.from_url(url, decode_responses=True, health_check_interval=30)
+        self._create = self._r.register_script(_CREATE)
+        self._append = self._r.register_script(_APPEND)
+        self._channel = f"{prefix}:events"
+        self._callbacks = []
+        self._thread = None
+        self._warned = -1e9
+        self._warn_if_not_durable()
+
+    def _warn_if_not_durable(self):
+        try:
+            fsync = self._r.config_get("appendfsync").get("appendfsync")
+            aof = self._r.config_get("appendonly").get("appendonly")
+        except self._redis.ResponseError:  # CONFIG disabled (managed Redis): cannot tell
+            return
+        if aof != "yes" or fsync != "always":
+            log.warning("redis at %s runs appendonly=%s appendfsync=%s: an acknowledged action "
+                        "may be lost if Redis is killed (use appendonly yes, appendfsync always)",
+                        self.url, aof, fsync)
+
+    def _room(self, key):
+        return f"{self.prefix}:room:{key}"
+
+    def _log(self, key):
+        return f"{self.prefix}:log:{key}"
+
+    def _message(self, key, kind):
+        return json.dumps({"origin": self.origin, "key": key, "kind": kind})
+
+    # ----- records ---------------------------------------------------------------------------
+    def create(self, room):
+        room = room.copy()
+        room.rev = 1
+        done = self._create(keys=[self._room(room.key), f"{self.prefix}:rooms", self._channel],
+                            args=[room.to_json(), room.created, room.key,
+                                  self._message(room.key, "room")])
+        if not done:
+            raise _clash(room)
+        return room
+
+    def get(self, key):
+        text = self._r.get(self._room(key))
+        return None if text is None else Room.from_json(text)
+
+    def update(self, key, change):
+        name = self._room(key)
+
+        def attempt(pipe):  # WATCH name; redis-py runs this again if another writer got in
+            text = pipe.get(name)
+            if text is None:
+                raise _missing(key)
+            room = Room.from_json(text)
+            result = change(room)
+            room.rev += 1
+            pipe.multi()
+            pipe.set(name, room.to_json())
+            pipe.publish(self._channel, self._message(key, "room"))
+            return room, result
+
+        return self._r.transaction(attempt, name, value_from_callable=True)
+
+    def delete(self, key):
+        pipe = self._r.pipeline()
+        pipe.delete(self._room(key), self._log(key))
+        pipe.zrem(f"{self.prefix}:rooms", key)
+        pipe.publish(self._channel, self._message(key, "deleted"))
+        pipe.execute()
+
+    def rooms(self, open_only=True):
+        keys = self._r.zrange(f"{self.prefix}:rooms", 0, -1)
+        if not keys:
+            return []
+        texts = self._r.mget([self._room(k) for k in keys])
+        rooms = [Room.from_json(t) for t in texts if t is not None]
+        return [r for r in rooms if not (open_only and r.started)]
+
+    # ----- the action log --------------------------------------------------------------------
+    def actions(self, key, start=0):
+        return [json.loads(a) for a in self._r.lrange(self._log(key), start, -1)]
+
+    def append(self, key, index, action):
+        n = self._append(keys=[self._room(key), self._log(key), self._channel],
+                         args=[index, json.dumps(action), self._message(key, "action")])
+        if n == -2:
+            raise _missing(key)
+        if n == -1:
+            raise Conflict(f"{key}: the log has moved past {index} actions")
+
+    # ----- news from other processes -----------------------------------------------------------
+    def on_remote(self, callback):
+        self._callbacks.append(callback)
+        if self._thread is None:
+            pubsub = self._r.pubsub(ignore_subscribe_messages=True)
+            pubsub.subscribe(**{self._channel: self._on_message})
+            self._thread = pubsub.run_in_thread(sleep_time=0.25, daemon=True,
+                                                exception_handler=self._on_error)
+
+    def _on_message(self, message):
+        try:
+            data = json.loads(message["data"])
+            if data["origin"] == self.origin:
+                return
+            key, kind = data["key"], data["kind"]
+        except (ValueError, KeyError, TypeError):
+            log.warning("ignoring a malformed message on %s", self._channel)
+            return
+        for callback in list(self._callbacks):
+            callback(key, kind)
+
+    def _on_error(self, exc, pubsub, thread):
+        # Redis restarting or the network dropping: wait a little; the next read reconnects and
+        # re-subscribes. Changes published meanwhile are missed, but every read goes to Redis
+        # anyway, so a browser is only late until the next change or its next look.
+        if time.monotonic() - self._warned > 60:  # once a minute is enough in a log
+            self._warned = time.monotonic()
+            log.warning("rooms pub/sub: %s; reconnecting", exc)
+        time.sleep(1.0)
+
+    def close(self):
+        if self._thread is not None:
+            self._thread.stop()
+            self._thread.join(timeout=5)
+            self._thread = None
+        self._r.close()

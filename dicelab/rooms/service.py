@@ -1,0 +1,459 @@
+"""RoomService: the rules of network games (seed 003), over any store.
+
+One person creates a named game with the settings everyone plays by; others join from their own
+browsers; the creator may seat computers and starts the game; nobody joins a started game. Each
+seat is bound to a token (a browser session), never to a name: ``act`` takes the token, and only
+the seat on turn may act. An action is checked, then written to the store (durably, compare-and-
+append), then applied to this process's copy of the game, so what a browser is shown is always
+in the store. The store is the truth: a process rebuilds a room's game by replaying its actions
+whenever its copy may be stale.
+
+Inputs come from browsers as JSON: every public method checks types and sizes and refuses with
+a RuleError naming the problem; it never stores a non-text name or an oversized value.
+
+Callbacks given to ``subscribe`` run in the thread that made the change (or in the Redis
+listener thread for changes made by another process): a Panel session should hand them on to its
+own document (``doc.add_next_tick_callback``) and unsubscribe when the session ends.
+"""
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..actions import Action, action_from_json, coerce
+from ..actions import to_json as action_to_json
+from ..errors import RuleError
+from ..games import GAMES, Game, Seat, new_game
+from ..settings import SETTINGS
+from .model import (MAX_STRATEGY, Room, RoomSeat, checked_json, new_token, player_name,
+                    room_key, room_name, same_token, token_hash)
+from .stores import Conflict, Store, open_store
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RoomEvent:
+    """Something changed in a room: ``kind`` is "room" (seats, start), "action" or "deleted".
+    Look again with ``RoomService.room``/``state``; ``version`` tells whether you are behind."""
+
+    room: str  # the room's key
+    kind: str
+
+
+class Moved(RuleError):
+    """Another process appended to the log first: the action was not applied."""
+
+
+@dataclass
+class _Cached:
+    seats: tuple  # (seed, (name, strategy) per seat): a change means the game is rebuilt
+    game: Game
+    count: int  # actions this service applied; anything else touching the game forces a rebuild
+
+
+class RoomService:
+    """Network game rooms. ``store``: a Store, or a spec for ``open_store`` (default: the
+    ``DICELAB_ROOMS`` environment variable, else SQLite in the user data dir).
+    ``grace``: seconds a seat must be empty or away before a computer may take it over;
+    ``clock``: seconds now (tests give their own)."""
+
+    def __init__(self, store: Store | str | None = None, *, grace: float = 120.0,
+                 clock: Callable[[], float] = time.time):
+        self.store = store if isinstance(store, Store) else open_store(store)
+        self.grace = float(grace)
+        self.clock = clock
+        self._lock = threading.Lock()  # guards the three dicts below
+        self._room_locks: dict[str, threading.RLock] = {}
+        self._games: dict[str, _Cached] = {}
+        self._subscribers: dict[str | None, list[Callable[[RoomEvent], Any]]] = {}
+        self.store.on_remote(self._notify)
+
+    # ----- the lobby -------------------------------------------------------------------------
+    def create(self, name: Any, variant: Any, settings: Any, creator_name: Any
+               ) -> tuple[Room, str]:
+        """A new open room with the creator seated; returns it and the creator's token."""
+        name = room_name(name)
+        if not isinstance(variant, str) or variant not in GAMES:
+            raise RuleError(f"the variants are {', '.join(GAMES)}; got {variant!r}"[:200])
+        settings = _settings(variant, settings)
+        token = new_token()
+        seat = RoomSeat(player_name(creator_name), holder=token_hash(token))
+        room = self.store.create(Room(name, variant, settings, creator=token_hash(token),
+                                      seats=[seat], created=self.clock()))
+        self._notify(room.key, "room")
+        return room, token
+
+    def list_open(self) -> list[Room]:
+        """Rooms not started yet, oldest first (show them with ``Room.public()``)."""
+        return self.store.rooms(open_only=True)
+
+    def room(self, name: Any) -> Room:
+        """A room's record, for anyone (a spectator too). Token hashes are in it: show
+        ``room.public()``."""
+        room = self.store.get(self._key(name))
+        if room is None:
+            raise RuleError(f"there is no game named {name!r}")
+        return room
+
+    def join(self, name: Any, player: Any) -> str:
+        """Take a seat in an open room; returns the new seat's token."""
+        player = player_name(player)
+        token = new_token()
+
+        def change(room: Room):
+            self._open(room)
+            _name_free(room, player)
+            room.seats.append(RoomSeat(player, holder=token_hash(token)))
+
+        self._update(name, change)
+        return token
+
+    def add_computer(self, name: Any, token: Any, strategy: Any, seat_name: Any = None) -> int:
+        """The creator seats a computer playing ``strategy`` (a dicelab.players name);
+        returns its seat number."""
+        strategy = _text(strategy, "a strategy", MAX_STRATEGY)
+
+        def change(room: Room):
+            self._creator(room, token, "seat computers")
+            self._open(room)
+            _make_player(room.variant, strategy)  # refuses unknown strategies now, not at start
+            if seat_name is None:
+                n = 1 + sum(s.is_computer for s in room.seats)
+                while not _is_free(room, f"Computer {n}"):
+                    n += 1
+                player = f"Computer {n}"
+            else:
+                player = player_name(seat_name)
+                _name_free(room, player)
+            room.seats.append(RoomSeat(player, strategy=strategy))
+            return len(room.seats) - 1
+
+        return self._update(name, change)
+
+    def remove_seat(self, name: Any, token: Any, seat: Any) -> None:
+        """The creator removes a computer seat before the start."""
+        def change(room: Room):
+            self._creator(room, token, "remove seats")
+            self._open(room)
+            i = _seat_index(room, seat)
+            if not room.seats[i].is_computer:
+                raise RuleError(f"{room.seats[i].name} is a person: only they can leave")
+            del room.seats[i]
+
+        self._update(name, change)
+
+    def leave(self, name: Any, token: Any) -> None:
+        """Give up a seat. Before the start the seat goes (the creator leaving closes the
+        room); after it the seat stays, empty, until a computer takes it over."""
+        key = self._key(name)
+        room = self.room(name)
+        if not room.started and same_token(room.creator, token):
+            self.store.delete(key)
+            with self._lock:
+                self._games.pop(key, None)
+            self._notify(key, "deleted")
+            return
+
+        def change(room: Room):
+            i = self._seat(room, token)
+            if room.started:
+                room.seats[i].holder = None
+                room.seats[i].away_since = self.clock()
+            else:
+                del room.seats[i]
+
+        self._update(name, change)
+
+    def start(self, name: Any, token: Any) -> Game:
+        """The creator starts the game: seats are fixed, the seed drawn. Returns the game."""
+        def change(room: Room):
+            self._creator(room, token, "start the game")
+            self._open(room)
+            room.seed = secrets.randbits(63)
+            self._build(room)  # refuses too few players (under40 needs two) with the rule's words
+            room.started = True
+
+        self._update(name, change)
+        return self.state(name)
+
+    # ----- play ------------------------------------------------------------------------------
+    def act(self, name: Any, token: Any, action: Any) -> int:
+        """The seat on turn, held by ``token``, plays ``action`` (an Action, its JSON dict or
+        text). Returns the action's number in the log. Refused (RuleError, nothing changed)
+        for anyone else, out of turn, or against the rules."""
+        action = _action(action)
+        key = self._key(name)
+        with self._room_lock(key):
+            room, game = self._sync(key)
+            if game is None:
+                raise RuleError(f"{room.name} has not started yet")
+            i = self._seat(room, token)
+            if game.is_over:
+                raise RuleError(f"{room.name} is over: no more actions")
+            if room.seats[i].is_computer:
+                raise RuleError(f"a computer plays for {room.seats[i].name} now: reclaim the seat "
+                                f"to play again")
+            if i != game.current_player:
+                raise RuleError(f"it is {game.names[game.current_player]}'s turn, not "
+                                f"{game.names[i]}'s")
+            index = self._commit(key, game, action)
+        self._notify(key, "action")
+        return index
+
+    def play_computers(self, name: Any, limit: int | None = None) -> list[int]:
+        """Let computer seats act until a person is on turn, the game ends, or ``limit`` actions
+        were played (a UI paces them with limit=1). Returns the numbers of the actions played.
+        Safe to call from several processes at once: each action is appended once."""
+        key = self._key(name)
+        played: list[int] = []
+        while limit is None or len(played) < limit:
+            with self._room_lock(key):
+                room, game = self._sync(key)
+                action = None if game is None else game.computer_action()
+                if action is None:
+                    break
+                try:
+                    played.append(self._commit(key, game, action))
+                except Moved:
+                    continue  # another process played this turn; look again
+            self._notify(key, "action")
+        return played
+
+    def state(self, name: Any) -> Game | None:
+        """The room's game (None before the start), up to date with the store.
+
+        The same object is returned to every caller: read it, never apply to it (act through
+        the service; a game touched otherwise is rebuilt from the store)."""
+        key = self._key(name)
+        with self._room_lock(key):
+            return self._sync(key)[1]
+
+    def version(self, name: Any) -> int:
+        """A number that grows with every change to the room (record or actions)."""
+        key = self._key(name)
+        with self._room_lock(key):
+            room, game = self._sync(key)
+            return room.rev + (game.version if game is not None else 0)
+
+    def seat_of(self, name: Any, token: Any) -> int | None:
+        """The seat this token holds in the room, if any."""
+        return self.room(name).seat_of(token)
+
+    # ----- dropping out and coming back ----------------------------------------------------------
+    def away(self, name: Any, token: Any) -> None:
+        """The seat's browser has gone (its session ended); it keeps the seat, and may
+        ``reclaim`` it, but after ``grace`` seconds a computer may take it over."""
+        def change(room: Room):
+            room.seats[self._seat(room, token)].away_since = self.clock()
+
+        self._update(name, change)
+
+    def reclaim(self, name: Any, token: Any) -> int:
+        """A browser that comes back (reload) with its token gets its seat back, from a computer
+        that took it over too. Returns the seat number."""
+        def change(room: Room):
+            i = self._seat(room, token)
+            room.seats[i].away_since = None
+            room.seats[i].strategy = None  # a person's seat: any strategy was a take-over
+            return i
+
+        return self._update(name, change)
+
+    def take_over(self, name: Any, seat: Any, strategy: Any) -> None:
+        """A computer playing ``strategy`` takes a person's seat that has been empty or away
+        for at least ``grace`` seconds (anyone may ask: the rule is the time)."""
+        strategy = _text(strategy, "a strategy", MAX_STRATEGY)
+
+        def change(room: Room):
+            if not room.started:
+                raise RuleError(f"{room.name} has not started: an empty seat just leaves")
+            i = _seat_index(room, seat)
+            s = room.seats[i]
+            if s.is_computer:
+                raise RuleError(f"a computer already plays for {s.name}")
+            if s.away_since is None:
+                raise RuleError(f"{s.name} is at the table")
+            waited = self.clock() - s.away_since
+            if waited < self.grace:
+                raise RuleError(f"{s.name} has been away {waited:.0f} s; a computer may take over "
+                                f"after {self.grace:.0f} s")
+            _make_player(room.variant, strategy)
+            s.strategy = strategy
+
+        self._update(name, change)
+
+    # ----- news ------------------------------------------------------------------------------
+    def subscribe(self, name: Any, callback: Callable[[RoomEvent], Any]) -> Callable[[], None]:
+        """Call ``callback(RoomEvent)`` after every change of room ``name`` (None: of every
+        room, for a lobby), here or in another process sharing the store. Returns the function
+        that unsubscribes."""
+        key = None if name is None else self._key(name)
+        with self._lock:
+            self._subscribers.setdefault(key, []).append(callback)
+
+        def unsubscribe():
+            with self._lock:
+                callbacks = self._subscribers.get(key, [])
+                if callback in callbacks:
+                    callbacks.remove(callback)
+
+        return unsubscribe
+
+    def close(self) -> None:
+        self.store.close()
+
+    # ----- inside --------------------------------------------------------------------------------
+    def _notify(self, key: str, kind: str) -> None:
+        with self._lock:
+            callbacks = self._subscribers.get(key, []) + self._subscribers.get(None, [])
+        event = RoomEvent(key, kind)
+        for callback in callbacks:
+            try:
+                callback(event)
+            except Exception:  # one broken browser must not stop the others, nor the action
+                log.exception("a room subscriber failed on %s", event)
+
+    def _key(self, name: Any) -> str:
+        return room_key(room_name(name))
+
+    def _room_lock(self, key: str) -> threading.RLock:
+        with self._lock:
+            return self._room_locks.setdefault(key, threading.RLock())
+
+    def _update(self, name: Any, change: Callable[[Room], Any]) -> Any:
+        key = self._key(name)
+        with self._room_lock(key):
+            _, result = self.store.update(key, change)
+        self._notify(key, "room")
+        return result
+
+    def _open(self, room: Room) -> None:
+        if room.started:
+            raise RuleError(f"{room.name} has started: no one can join or change its seats now")
+        if room.is_full:
+            raise RuleError(f"{room.name} is full ({len(room.seats)} seats)")
+
+    def _creator(self, room: Room, token: Any, what: str) -> None:
+        if not same_token(room.creator, token):
+            raise RuleError(f"only the creator of {room.name} may {what}")
+
+    def _seat(self, room: Room, token: Any) -> int:
+        i = room.seat_of(token)
+        if i is None:
+            raise RuleError(f"this browser holds no seat in {room.name}")
+        return i
+
+    def _build(self, room: Room) -> Game:
+        seats = [Seat(s.name, player=_make_player(room.variant, s.strategy) if s.strategy
+                      else None, strategy=s.strategy) for s in room.seats]
+        return new_game(room.variant, seats, room.settings, room.seed)
+
+    def _sync(self, key: str) -> tuple[Room, Game | None]:
+        """The room's record and game, the game brought up to the store's log (call with the
+        room's lock held)."""
+        room = self.store.get(key)
+        if room is None:
+            with self._lock:
+                self._games.pop(key, None)
+            raise RuleError(f"there is no game named {key!r}")
+        if not room.started:
+            return room, None
+        seats = (room.seed, tuple((s.name, s.strategy) for s in room.seats))
+        cached = self._games.get(key)
+        if cached is None or cached.seats != seats or len(cached.game.actions) != cached.count:
+            cached = _Cached(seats, self._build(room), 0)
+            with self._lock:
+                self._games[key] = cached
+        for data in self.store.actions(key, start=cached.count):
+            cached.game.apply(action_from_json(data))
+            cached.count += 1
+        return room, cached.game
+
+    def _commit(self, key: str, game: Game, action: Action) -> int:
+        """Check, append durably, then apply (call with the room's lock held, game synced)."""
+        index = len(game.actions)
+        action = game.check(action)  # RuleError: refused, nothing written
+        try:
+            self.store.append(key, index, action_to_json(action))
+        except Conflict:
+            raise Moved("the game moved on meanwhile: look again") from None
+        except BaseException:
+            with self._lock:  # the write's fate is unknown: rebuild from the store next time
+                self._games.pop(key, None)
+            raise
+        try:
+            game.apply(action)  # the very transition check() just ran
+        except BaseException:
+            with self._lock:
+                self._games.pop(key, None)
+            raise
+        self._games[key].count += 1
+        return index
+
+
+# ----- input checks ------------------------------------------------------------------------------
+def _text(value: Any, what: str, limit: int) -> str:
+    if not isinstance(value, str) or not value:
+        raise RuleError(f"{what} is a non-empty text, got {type(value).__name__}")
+    if len(value) > limit:
+        raise RuleError(f"{what} has at most {limit} characters, got {len(value)}")
+    return value
+
+
+def _settings(variant: str, settings: Any) -> dict[str, Any]:
+    """The creator's settings, checked by the variant's Settings, as a plain dict."""
+    if settings is None:
+        settings = {}
+    settings = checked_json(settings, "settings")
+    if not isinstance(settings, dict):
+        raise RuleError(f"settings are a dict of name: value, got {type(settings).__name__}")
+    try:
+        return SETTINGS[variant].from_dict(settings).to_dict()
+    except RuleError:
+        raise
+    except (TypeError, ValueError, AttributeError) as exc:  # e.g. a value of a strange type
+        raise RuleError(f"{variant} settings: {exc}"[:300]) from None
+
+
+def _action(action: Any) -> Action:
+    if isinstance(action, (dict, list)):
+        action = checked_json(action, "an action")
+    elif isinstance(action, str) and len(action) > 200:
+        raise RuleError("an action is a few words, as in 'roll' or 'score full house'")
+    try:
+        return coerce(action)
+    except RuleError:
+        raise
+    except (TypeError, ValueError, AttributeError, KeyError) as exc:
+        raise RuleError(f"not an action: {exc}"[:300]) from None
+
+
+def _make_player(variant: str, strategy: str):
+    from ..players import make_player
+
+    try:
+        return make_player(variant, strategy)
+    except RuleError:
+        raise
+    except (TypeError, ValueError, AttributeError, KeyError) as exc:
+        raise RuleError(f"computer player {strategy!r}: {exc}"[:300]) from None
+
+
+def _is_free(room: Room, player: str) -> bool:
+    return all(s.name.casefold() != player.casefold() for s in room.seats)
+
+
+def _name_free(room: Room, player: str) -> None:
+    if not _is_free(room, player):
+        raise RuleError(f"{room.name} already has a player named {player!r}: choose another name")
+
+
+def _seat_index(room: Room, seat: Any) -> int:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(room.seats):
+        raise RuleError(f"{room.name} has seats 0 to {len(room.seats) - 1}; got {seat!r}"[:200])
+    return seat

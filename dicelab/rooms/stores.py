@@ -1,0 +1,282 @@
+"""Where rooms live: one interface, three stores.
+
+- ``MemoryStore``: a dict in this process (tests, notebooks); gone when the process ends.
+- ``SQLiteStore(path)``: the default. WAL mode with ``synchronous=FULL``: ``append`` returns only
+  after SQLite committed (and fsync'd) the action, so a kill -9 right after loses nothing.
+- ``RedisStore(url)`` (``dicelab.rooms.redis_store``): shared by several server processes or
+  hosts, with pub/sub telling every process about each change.
+
+A store keeps each room's record (``Room``, rewritten whole under a revision number) and its
+action log (append-only, JSON dicts). Appending is a compare-and-append: the writer says which
+index it is writing, and the store refuses (``Conflict``) if the log has moved on, so two writers
+can never both append action N.
+
+``open_store(spec)`` picks one from ``DICELAB_ROOMS``: ``memory``, ``sqlite:///path/rooms.db``
+(``sqlite://`` followed by the path) or ``redis://host:port/db``; default SQLite in platformdirs'
+user data dir.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+from ..errors import RuleError
+from .model import Room
+
+T = TypeVar("T")
+ENV = "DICELAB_ROOMS"
+
+
+class Conflict(Exception):
+    """The log holds a different number of actions than the writer expected."""
+
+
+class Store:
+    """The interface every store offers (all methods thread-safe)."""
+
+    def create(self, room: Room) -> Room:
+        """Store a new room (its ``rev`` becomes 1); RuleError if the name is taken."""
+        raise NotImplementedError
+
+    def get(self, key: str) -> Room | None:
+        raise NotImplementedError
+
+    def update(self, key: str, change: Callable[[Room], T]) -> tuple[Room, T]:
+        """Read-modify-write one room atomically: ``change`` edits a copy (and may raise
+        RuleError to leave everything as it was); the copy is saved with ``rev`` + 1."""
+        raise NotImplementedError
+
+    def delete(self, key: str) -> None:
+        raise NotImplementedError
+
+    def rooms(self, open_only: bool = True) -> list[Room]:
+        """Every room (only those not started, by default), oldest first."""
+        raise NotImplementedError
+
+    def actions(self, key: str, start: int = 0) -> list[dict[str, Any]]:
+        """The room's actions from index ``start`` on."""
+        raise NotImplementedError
+
+    def append(self, key: str, index: int, action: dict[str, Any]) -> None:
+        """Append ``action`` as action number ``index`` (0-based), durably; Conflict if the log
+        does not hold exactly ``index`` actions, RuleError if the room is gone."""
+        raise NotImplementedError
+
+    def on_remote(self, callback: Callable[[str, str], None]) -> None:
+        """Call ``callback(key, kind)`` when another process changes a room (kind "room",
+        "action" or "deleted"). Stores without other processes never call it."""
+
+    def close(self) -> None:
+        pass
+
+
+def _missing(key: str) -> RuleError:
+    return RuleError(f"there is no game named {key!r}")
+
+
+def _clash(room: Room) -> RuleError:
+    return RuleError(f"a game named {room.name!r} already exists: choose another name")
+
+
+class MemoryStore(Store):
+    """Rooms in a dict of this process. Records and actions are kept as JSON text, so nothing a
+    caller holds aliases the stored state (as with the persistent stores)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._rooms: dict[str, str] = {}
+        self._logs: dict[str, list[str]] = {}
+
+    def create(self, room):
+        with self._lock:
+            if room.key in self._rooms:
+                raise _clash(room)
+            room = room.copy()
+            room.rev = 1
+            self._rooms[room.key] = room.to_json()
+            self._logs[room.key] = []
+            return room
+
+    def get(self, key):
+        with self._lock:
+            text = self._rooms.get(key)
+        return None if text is None else Room.from_json(text)
+
+    def update(self, key, change):
+        with self._lock:
+            if key not in self._rooms:
+                raise _missing(key)
+            room = Room.from_json(self._rooms[key])
+            result = change(room)
+            room.rev += 1
+            self._rooms[key] = room.to_json()
+            return room, result
+
+    def delete(self, key):
+        with self._lock:
+            self._rooms.pop(key, None)
+            self._logs.pop(key, None)
+
+    def rooms(self, open_only=True):
+        with self._lock:
+            rooms = [Room.from_json(t) for t in self._rooms.values()]
+        return sorted((r for r in rooms if not (open_only and r.started)),
+                      key=lambda r: r.created)
+
+    def actions(self, key, start=0):
+        with self._lock:
+            return [json.loads(a) for a in self._logs.get(key, [])[start:]]
+
+    def append(self, key, index, action):
+        text = json.dumps(action)
+        with self._lock:
+            log = self._logs.get(key)
+            if log is None:
+                raise _missing(key)
+            if len(log) != index:
+                raise Conflict(f"{key}: the log holds {len(log)} actions, not {index}")
+            log.append(text)
+
+
+class SQLiteStore(Store):
+    """Rooms in one SQLite file (WAL). Several processes may share the file safely (each write
+    is one IMMEDIATE transaction), but only RedisStore tells other processes about changes."""
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path).expanduser()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        # autocommit mode (isolation_level=None): transactions are the explicit BEGINs below
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                   timeout=30)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")  # fsync the WAL at every commit
+        with self._write():
+            self._db.execute("CREATE TABLE IF NOT EXISTS rooms (key TEXT PRIMARY KEY, "
+                             "started INTEGER NOT NULL, created REAL NOT NULL, room TEXT NOT NULL)")
+            self._db.execute("CREATE TABLE IF NOT EXISTS actions (key TEXT NOT NULL, "
+                             "idx INTEGER NOT NULL, action TEXT NOT NULL, PRIMARY KEY (key, idx))"
+                             " WITHOUT ROWID")
+
+    class _Tx:
+        def __init__(self, store):
+            self.store = store
+
+        def __enter__(self):
+            self.store._lock.acquire()
+            try:
+                # IMMEDIATE takes the write lock now, so a read-check-write is atomic across
+                # processes too
+                self.store._db.execute("BEGIN IMMEDIATE")
+            except BaseException:
+                self.store._lock.release()
+                raise
+            return self.store._db
+
+        def __exit__(self, kind, exc, tb):
+            db = self.store._db
+            try:
+                if kind is None:
+                    try:
+                        db.execute("COMMIT")
+                    except BaseException:  # e.g. disk full: the caller sees the error
+                        if db.in_transaction:
+                            db.execute("ROLLBACK")
+                        raise
+                else:
+                    db.execute("ROLLBACK")
+            finally:
+                self.store._lock.release()
+
+    def _write(self):
+        return self._Tx(self)
+
+    def _read(self, sql, args=()):
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    def create(self, room):
+        room = room.copy()
+        room.rev = 1
+        with self._write() as db:
+            try:
+                db.execute("INSERT INTO rooms VALUES (?, ?, ?, ?)",
+                           (room.key, int(room.started), room.created, room.to_json()))
+            except sqlite3.IntegrityError:
+                raise _clash(room) from None
+        return room
+
+    def get(self, key):
+        rows = self._read("SELECT room FROM rooms WHERE key = ?", (key,))
+        return Room.from_json(rows[0][0]) if rows else None
+
+    def update(self, key, change):
+        with self._write() as db:
+            row = db.execute("SELECT room FROM rooms WHERE key = ?", (key,)).fetchone()
+            if row is None:
+                raise _missing(key)
+            room = Room.from_json(row[0])
+            result = change(room)
+            room.rev += 1
+            db.execute("UPDATE rooms SET started = ?, room = ? WHERE key = ?",
+                       (int(room.started), room.to_json(), key))
+        return room, result
+
+    def delete(self, key):
+        with self._write() as db:
+            db.execute("DELETE FROM rooms WHERE key = ?", (key,))
+            db.execute("DELETE FROM actions WHERE key = ?", (key,))
+
+    def rooms(self, open_only=True):
+        where = "WHERE started = 0 " if open_only else ""
+        rows = self._read(f"SELECT room FROM rooms {where}ORDER BY created")
+        return [Room.from_json(r[0]) for r in rows]
+
+    def actions(self, key, start=0):
+        rows = self._read("SELECT action FROM actions WHERE key = ? AND idx >= ? ORDER BY idx",
+                          (key, start))
+        return [json.loads(r[0]) for r in rows]
+
+    def append(self, key, index, action):
+        text = json.dumps(action)
+        with self._write() as db:
+            if db.execute("SELECT 1 FROM rooms WHERE key = ?", (key,)).fetchone() is None:
+                raise _missing(key)
+            (last,) = db.execute("SELECT MAX(idx) FROM actions WHERE key = ?", (key,)).fetchone()
+            count = 0 if last is None else last + 1
+            if count != index:
+                raise Conflict(f"{key}: the log holds {count} actions, not {index}")
+            db.execute("INSERT INTO actions VALUES (?, ?, ?)", (key, index, text))
+        # the COMMIT in _Tx.__exit__ has returned: the action is on disk
+
+    def close(self):
+        with self._lock:
+            self._db.close()
+
+
+def default_spec() -> str:
+    import platformdirs
+
+    return "sqlite://" + str(Path(platformdirs.user_data_dir("dicelab")) / "rooms.sqlite3")
+
+
+def open_store(spec: str | None = None) -> Store:
+    """A store from a spec (default: the ``DICELAB_ROOMS`` environment variable, else SQLite in
+    the user data dir): ``memory``, ``sqlite://<path>`` or ``redis://host:port/db``."""
+    spec = spec or os.environ.get(ENV) or default_spec()
+    if spec == "memory":
+        return MemoryStore()
+    if spec.startswith("sqlite://"):
+        path = spec[len("sqlite://"):]
+        if not path:
+            raise RuleError(f"{ENV}: sqlite:// needs a path, as in sqlite:///var/dicelab/rooms.db")
+        return SQLiteStore(path)
+    if spec.startswith(("redis://", "rediss://", "unix://")):
+        from .redis_store import RedisStore
+
+        return RedisStore(spec)
+    raise RuleError(f"{ENV} is memory, sqlite://<path> or redis://host:port/db; got {spec!r}")
