@@ -157,7 +157,8 @@ def play_to_end(service, name, tokens, seed=0):
 
 # ----- the lobby ---------------------------------------------------------------------------------
 def test_create_list_join_start(service):
-    room, ann = service.create("  Friday   night ", "thousand", {"target": 500, "barrel": 400}, "Ann")
+    room, ann = service.create("  Friday   night ", "thousand", {"target": 500, "barrel": 400},
+                               "Ann")
     assert room.name == "Friday night"  # outer spaces trimmed, runs collapsed
     assert room.settings == dicelab.settings.SETTINGS["thousand"].from_dict(
         {"target": 500, "barrel": 400}).to_dict()
