@@ -5,7 +5,7 @@ PORT ?= 5006
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test venv install install-test chromium bench clean
+.PHONY: run test venv install install-test chromium redis-server bench clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -27,12 +27,17 @@ chromium:
 	  echo "installing Debian's chromium for the browser tests"; \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null; }
 
+redis-server:
+	@command -v redis-server >/dev/null 2>&1 || { \
+	  echo "installing Debian's redis-server for the rooms tests"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server) >/dev/null; }
+
 run: install
 	@echo "dicelab: serving on http://localhost:$(PORT)/dicelab_app"
 	$(VENV)/bin/panel serve apps/dicelab_app.py --port $(PORT) --address 127.0.0.1 \
 	  --allow-websocket-origin=localhost:$(PORT) --allow-websocket-origin=127.0.0.1:$(PORT)
 
-test: install-test chromium
+test: install-test chromium redis-server
 	$(PY) -m pytest -n 2 -q
 
 bench: install-test
