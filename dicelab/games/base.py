@@ -156,7 +156,7 @@ class Game(param.Parameterized):
             ", ".join(f"{self._seats[i].name} {'+'.join(map(str, r))}" for i, r in rnd.items())
             for rnd in self.rolloff)
         self.history.append(Event("rolloff", starter, f"Seating roll-off: {rounds}; "
-                                  f"{self._seats[starter].name} starts.",
+                                  f"first turn: {self._seats[starter].name}.",
                                   {"rolls": self.rolloff}))
 
     # ----- the state API --------------------------------------------------------------------
