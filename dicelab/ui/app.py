@@ -449,10 +449,9 @@ class SettingsDrawer(pn.viewable.Viewer):
 
 
 # ----- the app -----------------------------------------------------------------------------
-# The template's loader waits for every view to report idle, which some nested material
-# layouts never do; the page is usable at once, so only its error message is kept.
+# The template's loader covers the page until Bokeh reports it ready: changes made before that
+# can be lost, so it stays (closed drawers and dialogs, which never report, are made lazily).
 PAGE_CSS = """
-#loader:not(.error) { display: none !important; }
 html, body { overflow-x: hidden; }
 """
 
@@ -484,7 +483,8 @@ class DicelabApp(pn.viewable.Viewer):
         self.play: Play | None = None
         self.start_screen = StartScreen(on_start=self._start_when_loaded)
         self.drawer = SettingsDrawer(self.prefs, self.records)
-        self._main = pn.Column(self.start_screen, sizing_mode="stretch_width")
+        self._main = pn.Column(self.start_screen, sizing_mode="stretch_width",
+                               styles={"padding": "4px 10px 16px", "box-sizing": "border-box"})
         self.keys = KeyBridge(on_key=self.on_key, on_dark=self._on_dark)
         self._new = pmui.Button(label="New game", variant="outlined", color="light",
                                 size="small", on_click=lambda e: self.show_start())

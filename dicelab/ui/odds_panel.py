@@ -74,9 +74,9 @@ class OddsPanel(_Base):
                                        line_color=None))
             f.add_layout(Span(location=40.9, dimension="height", line_color=BUST,
                               line_dash="dashed", line_width=2))
-            f.add_layout(Label(x=42, y=5, x_units="data", y_units="screen", text="BUST",
+            f.add_layout(Label(x=42, y=118, x_units="data", y_units="screen", text="BUST →",
                                text_color=BUST, text_font_style="bold", text_font_size="12px"))
-            f.add_layout(Label(x=39, y=5, x_units="data", y_units="screen", text="40",
+            f.add_layout(Label(x=39, y=118, x_units="data", y_units="screen", text="40",
                                text_align="right", text_font_style="bold",
                                text_font_size="12px"))
             f.x_range = Range1d(0, 112)

@@ -76,6 +76,7 @@ class Play(param.Parameterized):
         self._observers: list = []
         self._recorded_end = False
         self._unsettled = None
+        self._thinking = False
         Play._registry[game] = self
         self.prefs.param.watch(self._pace_changed, "pace")
         self._schedule()
@@ -321,8 +322,28 @@ class Play(param.Parameterized):
             except Exception:  # no event loop (plain script): step_computer() by hand
                 self._cb = None
 
-    def _computer_tick(self):
-        self.step_computer()
+    async def _computer_tick(self):
+        """One paced computer action; the computer thinks in a worker thread so a slow
+        strategy never stalls the server (this session's other events wait meanwhile)."""
+        if self._thinking:
+            return
+        g = self.game
+        if g.is_over or not self.computers or not self.is_computer(g.current_player):
+            self._schedule()
+            return
+        self._thinking = True
+        try:
+            action = await asyncio.get_running_loop().run_in_executor(None, g.computer_action)
+        except RuleError as exc:
+            self.computers = False
+            self._refuse(str(exc))
+            return
+        finally:
+            self._thinking = False
+        if action is None or g.is_over or not self.is_computer(g.current_player):
+            self._schedule()
+            return
+        self._apply(action)
 
     def _stop(self):
         if self._cb is not None:

@@ -24,7 +24,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_http(url: str, timeout: float = 40.0) -> None:
+def wait_http(url: str, timeout: float = 120.0) -> None:
     end = time.time() + timeout
     while time.time() < end:
         try:

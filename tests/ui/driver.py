@@ -8,7 +8,8 @@ ROLL = re.compile(r"^Roll")
 STAND = re.compile(r"^(Stand|Stop)")
 
 
-# finds elements through Panel's shadow roots, in the page (one round trip per look)
+# finds elements through Panel's shadow roots, in the page (one round trip per look); the
+# root a selector was last found in is remembered, so polling does not walk the whole page
 DEEP = """
 window.__deep = window.__deep || ((sel) => {
   const out = [];
@@ -19,14 +20,28 @@ window.__deep = window.__deep || ((sel) => {
   walk(document);
   return out;
 });
+window.__roots = window.__roots || {};
+window.__one = window.__one || ((sel) => {
+  const root = window.__roots[sel];
+  if (root && root.isConnected !== false && (root.host ? root.host.isConnected : true)) {
+    const e = root.querySelector(sel);
+    if (e) return e;
+  }
+  const e = window.__deep(sel)[0];
+  if (e) window.__roots[sel] = e.getRootNode();
+  return e || null;
+});
 """
 SNAP = DEEP + """
 (() => {
-  const d = window.__deep;
-  const tray = d('.tray')[0], banner = d('.banner')[0];
-  const hint = d('[data-testid=hint]')[0], odds = d('[data-testid=odds]')[0];
+  const one = window.__one;
+  const tray = one('.tray'), banner = one('.banner');
+  const hint = one('[data-testid=hint]'), odds = one('[data-testid=odds]');
   const buttons = {};
-  for (const b of d('button')) {
+  window.__buttons = (window.__buttons || []).filter(b => b.isConnected);
+  if (window.__buttons.length < 2) window.__buttons = window.__deep('button').filter(
+    b => /^(Roll|Stand|Stop)/.test((b.innerText || '').trim()));
+  for (const b of window.__buttons) {
     const t = (b.innerText || '').trim();
     if (/^(Roll|Stand|Stop)/.test(t)) buttons[t.split(' ')[0]] = !b.disabled;
   }
@@ -39,7 +54,7 @@ SNAP = DEEP + """
 
 
 class App:
-    def __init__(self, page, server, pace: float = 0.05):
+    def __init__(self, page, server, pace: float = 0.02):
         self.page = page
         self.server = server
         self.pace = pace
@@ -107,13 +122,14 @@ class App:
     def wait_tick(self, old: int, timeout: float = 8.0) -> None:
         self.page.evaluate(DEEP)
         self.page.wait_for_function(
-            "(old) => { const t = window.__deep('.tray')[0];"
-            " return t && Number(t.dataset.tick) !== old; }", arg=old, timeout=timeout * 1000)
+            "(old) => { const t = window.__one('.tray');"
+            " return t && Number(t.dataset.tick) !== old; }", arg=old, timeout=timeout * 1000,
+            polling=15)
 
     def wait_person_or_over(self, timeout: float = 60.0) -> str:
         self.page.evaluate(DEEP)
         self.page.wait_for_function(
-            "() => { const b = window.__deep('.banner')[0];"
+            "() => { const b = window.__one('.banner');"
             " return b && (b.classList.contains('you') || b.classList.contains('over')); }",
             timeout=timeout * 1000, polling=30)
         return self.snap()["kind"]

@@ -1,0 +1,65 @@
+"""Screenshots of each variant for the README: ``python -m tests.ui.make_screenshots``.
+
+Serves the app, plays a few seeded moves of each variant in headless Chromium and writes
+docs/screenshots/<variant>.png (palette-reduced to stay small).
+"""
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from .conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, Server
+from .driver import App
+
+OUT = ROOT / "docs" / "screenshots"
+# variant -> (card title, seed, keys to press after the start)
+PLAYS = {
+    "bones": ("Bones", "11", [".", "."]),
+    "thousand": ("Thousand", "7", [".", "."]),
+    "under40": ("Under40", "5", [".", "."]),
+    "yahtzee": ("Yahtzee", "3", ["Enter", "1", "2"]),
+}
+
+
+def shrink(path: Path) -> None:
+    from PIL import Image
+
+    img = Image.open(path).convert("RGB")
+    img.quantize(colors=128, method=Image.Quantize.MEDIANCUT).save(path, optimize=True)
+
+
+def main() -> int:
+    from playwright.sync_api import sync_playwright
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    server = Server(Path(tempfile.mkdtemp()) / "records.sqlite3").start()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            for variant, (title, seed, keys) in PLAYS.items():
+                page = browser.new_page(viewport={"width": 1200, "height": 860})
+                app = App(page, server, pace=0.6).open()
+                if variant != "bones":
+                    app.choose(title)
+                app.set_field("Seed (optional)", seed)
+                app.start()
+                app.wait_person_or_over()
+                for key in keys:
+                    old = app.tick()
+                    page.keyboard.press(key)
+                    app.wait_tick(old)
+                page.wait_for_timeout(700)  # after the roll animation
+                path = OUT / f"{variant}.png"
+                page.screenshot(path=str(path))
+                shrink(path)
+                print(path, path.stat().st_size // 1024, "KiB")
+                page.close()
+            browser.close()
+    finally:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
