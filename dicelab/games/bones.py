@@ -33,11 +33,12 @@ class BonesGame(FiveDiceGame):
     def _initial_state(self, starter):
         return evolve(super()._initial_state(starter), reached_at=(0,) * self.n_seats)
 
-    def stand_minimum(self, state, seat):
+    def stand_requirement(self, state, seat):
         if state.on_board[seat]:
-            return 0, "Bones"
+            return 0, "Bones", "stand"
         return (self.config.min_on_board,
-                f"Bones: to get on the board a turn needs {self.config.min_on_board}")
+                f"Bones: to get on the board a turn needs {self.config.min_on_board}",
+                "get on the board")
 
     def _bank(self, state, seat):
         total = state.totals[seat] + state.turn_total

@@ -49,9 +49,14 @@ class FiveDiceGame(Game):
     def choose_keepers(self) -> bool:
         return False
 
+    def stand_requirement(self, state, seat: int) -> tuple[int, str, str]:
+        """(turn total ``seat`` needs to stand now, the rule's words, its goal in a few words:
+        "get on the board", "open", "climb out of the pit", "win from the barrel", "stand")."""
+        raise NotImplementedError
+
     def stand_minimum(self, state, seat: int) -> tuple[int, str]:
         """The turn total ``seat`` needs to stand now, and the rule that sets it."""
-        raise NotImplementedError
+        return self.stand_requirement(state, seat)[:2]
 
     def _bust(self, state, seat: int) -> tuple[FiveDiceState, list[Event]]:
         return state, []
@@ -71,6 +76,10 @@ class FiveDiceGame(Game):
     def need_to_stand(self) -> tuple[int, str]:
         """(turn total needed to stand, the rule's words) for the player on turn."""
         return self.stand_minimum(self._state, self._state.current)
+
+    def stand_goal(self) -> str:
+        """What standing achieves for the player on turn, in a few words."""
+        return self.stand_requirement(self._state, self._state.current)[2]
 
     def _legal_actions(self, state) -> list[Action]:
         if state.phase != "decide":

@@ -40,18 +40,18 @@ class ThousandGame(FiveDiceGame):
                 return low, high
         return None
 
-    def stand_minimum(self, state, seat):
+    def stand_requirement(self, state, seat):
         s = self.config
         total = state.totals[seat]
-        needs = [(0, "Thousand")]
+        needs = [(0, "Thousand", "stand")]
         if not state.on_board[seat]:
-            needs.append((s.opening, f"Thousand opening: a first stand needs {s.opening}"))
+            needs.append((s.opening, f"Thousand opening: a first stand needs {s.opening}", "open"))
         if state.on_barrel[seat]:
             needs.append((s.target - total, f"Thousand barrel: from the barrel only a turn "
-                          f"reaching {s.target} may stand"))
+                          f"reaching {s.target} may stand", "win from the barrel"))
         elif (pit := self.pit(total)) is not None:
             needs.append((pit[1] - total, f"Thousand pit: from {total} a stand must climb out "
-                          f"of the pit to {pit[1]}"))
+                          f"of the pit to {pit[1]}", "climb out of the pit"))
         return max(needs, key=lambda n: n[0])
 
     def _bank(self, state, seat):

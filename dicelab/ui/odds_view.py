@@ -45,20 +45,6 @@ class YahtzeeOdds:
     note: str = ""
 
 
-def reach_words(rule: str) -> str:
-    """The goal of a stand minimum in words, from the game's rule text."""
-    r = rule.lower()
-    if "pit" in r:
-        return "climb out of the pit"
-    if "barrel" in r:
-        return "win from the barrel"
-    if "opening" in r:
-        return "open"
-    if "board" in r:
-        return "get on the board"
-    return "stand"
-
-
 def fivedice_odds(play) -> FiveDiceOdds | str:
     """The readout of the position the person sees now (their set-aside choice included)."""
     mod = odds_module("fivedice")
@@ -85,8 +71,7 @@ def fivedice_odds(play) -> FiveDiceOdds | str:
             ro = mod.readout_for(g.config, st)
     except Exception as exc:  # an unusual position the tables do not cover
         return f"odds not available here ({exc})"
-    _need, rule = g.need_to_stand()
-    return FiveDiceOdds(ro, counting, ro.dice_left, reach_words(rule))
+    return FiveDiceOdds(ro, counting, ro.dice_left, g.stand_goal())
 
 
 def under40_odds(game) -> Under40Odds | str:

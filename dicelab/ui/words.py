@@ -105,13 +105,13 @@ def fivedice_hint(play, odds) -> str:
         return game_over(play)
     seat = st.current
     who, s = _you(play, seat)
-    need, rule = g.need_to_stand()
-    from .odds_view import FiveDiceOdds, reach_words
+    need, _rule = g.need_to_stand()
+    from .odds_view import FiveDiceOdds
 
     tt = st.turn_total
     if play.choosing and play.keep is not None and isinstance(odds, FiveDiceOdds):
         tt = odds.readout.turn_total
-    goal = reach_words(rule)
+    goal = g.stand_goal()
     lines = []
     if st.phase == "roll" and tt == 0:
         lines.append(f"{who} roll{s} to start the turn." if who != "You"
