@@ -428,3 +428,30 @@ def test_monte_carlo_of_the_seed_preset():
     memo = {}
     scores = np.array([play(table, (ALL, 0, None), rng, memo) for _ in range(2000)])
     assert abs(scores.mean() - table.expected_score) <= Z * scores.std() / math.sqrt(2000)
+
+
+def test_upper_bonus_only_option_values_match_yatzy_solver():
+    """Fast enough for CI: yatzy-solver's american+no-bonus (no Yahtzee bonus, no joker, upper
+    bonus kept: 245.8708 from the start) against our upper_bonus_only preset."""
+    ys = pytest.importorskip("yatzy_solver")
+    theirs = ys.Solver.build(ys.Variant("american+no-bonus"))
+    ours = yz.solve("upper_bonus_only", progress=False)
+    assert theirs.state_value("upper 0 | filled -") == pytest.approx(ours.expected_score, abs=1e-6)
+    rng = random.Random(21)
+    checked = 0
+    for _ in range(120):
+        open_boxes, upper, ybox = random_card(rng, rng.randint(1, 13))
+        dice = tuple(rng.randint(1, 6) for _ in range(5))
+        t = rng.randint(0, 2)
+        a = ours.advise(open_boxes, upper, ybox, dice, t)
+        text = ys_situation(open_boxes, upper, None, dice, t)
+        for action, value in theirs.option_values(text):
+            kind, _, rest = action.partition(" ")
+            if kind == "score":
+                box = {v: k for k, v in YS_NAME.items()}[rest]
+                assert a.boxes[box] == pytest.approx(value, abs=1e-6), action
+            else:
+                keep = () if rest == "-" else tuple(int(x) for x in rest.split())
+                assert a.keeps[keep] == pytest.approx(value, abs=1e-6), action
+            checked += 1
+    assert checked > 1000
