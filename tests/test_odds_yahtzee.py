@@ -398,19 +398,16 @@ def ys_situation(open_boxes, upper, ybox, dice, t):
     return text + (f" | five_of_a_kind {ybox}" if ybox is not None else "")
 
 
-@slow
-@pytest.mark.slow
-def test_option_values_match_yatzy_solver():
-    ys = pytest.importorskip("yatzy_solver")
-    theirs = ys.Solver.build(ys.Variant("american+forced-joker"))
-    ours = yz.solve("official", progress=False, cache=False)
-    rng = random.Random(9)
-    for _ in range(300):
-        card = random_card(rng, rng.randint(1, 13))
+def compare_with_yatzy_solver(ours, theirs, rng, situations: int, with_ybox: bool) -> int:
+    """Every option value of random situations agrees to 1e-6; returns how many were checked."""
+    checked = 0
+    for _ in range(situations):
+        open_boxes, upper, ybox = random_card(rng, rng.randint(1, 13))
         dice = tuple(rng.randint(1, 6) for _ in range(5))
         t = rng.randint(0, 2)
-        a = ours.advise(*card, dice, t)
-        for action, value in theirs.option_values(ys_situation(*card, dice, t)):
+        a = ours.advise(open_boxes, upper, ybox, dice, t)
+        text = ys_situation(open_boxes, upper, ybox if with_ybox else None, dice, t)
+        for action, value in theirs.option_values(text):
             kind, _, rest = action.partition(" ")
             if kind == "score":
                 box = {v: k for k, v in YS_NAME.items()}[rest]
@@ -418,6 +415,17 @@ def test_option_values_match_yatzy_solver():
             else:
                 keep = () if rest == "-" else tuple(int(x) for x in rest.split())
                 assert a.keeps[keep] == pytest.approx(value, abs=1e-6), action
+            checked += 1
+    return checked
+
+
+@slow
+@pytest.mark.slow
+def test_option_values_match_yatzy_solver():
+    ys = pytest.importorskip("yatzy_solver")
+    theirs = ys.Solver.build(ys.Variant("american+forced-joker"))
+    ours = yz.solve("official", progress=False, cache=False)
+    assert compare_with_yatzy_solver(ours, theirs, random.Random(9), 300, with_ybox=True) > 1000
 
 
 @slow
@@ -437,21 +445,5 @@ def test_upper_bonus_only_option_values_match_yatzy_solver():
     theirs = ys.Solver.build(ys.Variant("american+no-bonus"))
     ours = yz.solve("upper_bonus_only", progress=False)
     assert theirs.state_value("upper 0 | filled -") == pytest.approx(ours.expected_score, abs=1e-6)
-    rng = random.Random(21)
-    checked = 0
-    for _ in range(120):
-        open_boxes, upper, ybox = random_card(rng, rng.randint(1, 13))
-        dice = tuple(rng.randint(1, 6) for _ in range(5))
-        t = rng.randint(0, 2)
-        a = ours.advise(open_boxes, upper, ybox, dice, t)
-        text = ys_situation(open_boxes, upper, None, dice, t)
-        for action, value in theirs.option_values(text):
-            kind, _, rest = action.partition(" ")
-            if kind == "score":
-                box = {v: k for k, v in YS_NAME.items()}[rest]
-                assert a.boxes[box] == pytest.approx(value, abs=1e-6), action
-            else:
-                keep = () if rest == "-" else tuple(int(x) for x in rest.split())
-                assert a.keeps[keep] == pytest.approx(value, abs=1e-6), action
-            checked += 1
-    assert checked > 1000
+    assert compare_with_yatzy_solver(ours, theirs, random.Random(21), 120,
+                                     with_ybox=False) > 1000
