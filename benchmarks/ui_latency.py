@@ -12,18 +12,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 # --- the bare page (this file served by `panel serve`) ---------------------------------------
 if __name__.startswith("bokeh_app"):
@@ -42,17 +37,6 @@ if __name__.startswith("bokeh_app"):
                                               on_click=clicked), line]).servable()
 
 # --- the measurement -------------------------------------------------------------------------
-FIND = """
-window.__deep = (sel) => {
-  const out = [];
-  const walk = (root) => {
-    for (const e of root.querySelectorAll(sel)) out.push(e);
-    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot);
-  };
-  walk(document);
-  return out;
-};
-"""
 MEASURE = """
 ([buttonText, targetSel]) => new Promise((resolve, reject) => {
   const btn = window.__deep('button').find(b => (b.innerText || '').trim().startsWith(buttonText)
@@ -69,28 +53,11 @@ MEASURE = """
 """
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_http(url: str, timeout: float = 60) -> None:
-    end = time.time() + timeout
-    while time.time() < end:
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except OSError:
-            time.sleep(0.3)
-    raise RuntimeError(f"{url} did not come up")
-
-
-def ready(page):
+def ready(page, deep: str):
     page.wait_for_function(
         "() => window.Bokeh && Bokeh.documents.length && Bokeh.documents[0]._notified_idle",
         timeout=30_000)
-    page.evaluate(FIND)
+    page.evaluate(deep)
 
 
 def pct(xs, q):
@@ -99,10 +66,15 @@ def pct(xs, q):
 
 
 def main(argv=None) -> int:
+    # the UI tests' own helpers: a free port, waiting for the server, Chromium, shadow-DOM finder
+    sys.path.insert(0, str(ROOT))
+    from tests.ui.conftest import CHROMIUM, CHROMIUM_ARGS, free_port, wait_http
+    from tests.ui.driver import DEEP
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rolls", type=int, default=60)
     ap.add_argument("--port", type=int, default=0)
-    ap.add_argument("--chromium", default="/usr/bin/chromium")
+    ap.add_argument("--chromium", default=CHROMIUM)
     args = ap.parse_args(argv)
     port = args.port or free_port()
     records = Path(tempfile.mkdtemp()) / "records.sqlite3"
@@ -123,7 +95,7 @@ def main(argv=None) -> int:
             app = browser.new_page(viewport={"width": 1280, "height": 900})
             bare = browser.new_page(viewport={"width": 1280, "height": 900})
             app.goto(f"{base}/dicelab_app")
-            ready(app)
+            ready(app, DEEP)
             # one person, a target out of reach: Roll is always legal
             app.get_by_role("button", name="Remove seat 2").click()
             box = app.get_by_label("Target", exact=True).first
@@ -133,9 +105,9 @@ def main(argv=None) -> int:
             box.press("Tab")
             app.get_by_role("button", name="Start new game", exact=True).click()
             app.locator(".banner").first.wait_for()
-            app.evaluate(FIND)
+            app.evaluate(DEEP)
             bare.goto(f"{base}/ui_latency")
-            ready(bare)
+            ready(bare, DEEP)
             times = {"dicelab": [], "bare": []}
             pages = {"dicelab": (app, ["Roll", ".tray"]), "bare": (bare, ["Bare", ".line"])}
             for i in range(args.rolls + 5):  # the first 5 of each warm up

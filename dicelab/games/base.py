@@ -275,7 +275,7 @@ class Game(param.Parameterized):
     def snapshot(self) -> tuple:
         """Everything that defines the game now (for tests of 'nothing changed')."""
         return (self._state, json.dumps(self._rng.bit_generator.state, sort_keys=True),
-                tuple(self.actions), len(self.history), self.version)
+                tuple(self.actions), len(self.history))
 
     def state_dict(self) -> dict[str, Any]:
         return asdict(self.state)

@@ -77,6 +77,11 @@ class FiveDiceGame(Game):
         """(turn total needed to stand, the rule's words) for the player on turn."""
         return self.stand_minimum(self._state, self._state.current)
 
+    def state_after_keep(self, keep: tuple[int, ...] | None):
+        """The state if the player set aside ``keep`` (positions in the last roll) instead of
+        every counting die; RuleError if that is not allowed. The game does not change."""
+        return self._with_keep(self._state, keep)
+
     def stand_goal(self) -> str:
         """What standing achieves for the player on turn, in a few words."""
         return self.stand_requirement(self._state, self._state.current)[2]

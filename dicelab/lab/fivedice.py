@@ -136,12 +136,6 @@ def plain_turns(variant: str, threshold: int, n_turns: int, seed=None, preset="h
     return out
 
 
-def check_turns(n: int) -> int:
-    if not 1 <= n <= 50_000_000:
-        raise RuleError(f"turns run from 1 to 50,000,000, got {n}")
-    return n
-
-
 @dataclass
 class GamesResult:
     """Outcome of a batch of simulated games."""

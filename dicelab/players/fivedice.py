@@ -4,8 +4,7 @@ from __future__ import annotations
 import param
 
 from ..actions import Roll, Stand
-from ..errors import RuleError
-from . import register
+from . import register, spec_value
 
 
 class ThresholdPlayer(param.Parameterized):
@@ -66,17 +65,8 @@ _CLASSES = {"bones": ThresholdPlayer, "thousand": ThousandThresholdPlayer}
 def threshold_player(spec: str = "threshold", variant: str = "bones") -> ThresholdPlayer:
     """``threshold:T`` or ``threshold:T:nohabit`` (Bones: T from 50 to 2000 in steps of 50)."""
     cls = _CLASSES[variant]
-    low, high = cls.param.threshold.bounds
-    step = cls.param.threshold.step
-    parts = spec.split(":")
-    try:
-        t = int(parts[1]) if len(parts) > 1 else cls.param.threshold.default
-    except ValueError:
-        t = -1
-    if not (low <= t <= high and t % step == 0) or parts[2:] not in ([], ["nohabit"]):
-        raise RuleError(f"threshold:T takes T from {low} to {high} in steps of {step} "
-                        f"(and optionally :nohabit), got {spec!r}")
-    return cls(threshold=t, hot_dice_habit=parts[2:] != ["nohabit"])
+    t, flags = spec_value(spec, cls, "threshold", flags=("nohabit",))
+    return cls(threshold=t, hot_dice_habit="nohabit" not in flags)
 
 
 for _variant, _named_levels in STRATEGIES.items():

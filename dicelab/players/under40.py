@@ -5,7 +5,7 @@ import param
 
 from ..actions import Roll, Stand
 from ..odds.under40 import round_decision
-from . import register
+from . import register, spec_value
 
 
 class CautiousPlayer(param.Parameterized):
@@ -57,16 +57,8 @@ class Under40OptimalPlayer(param.Parameterized):
 
 
 def _threshold(spec: str):
-    from ..errors import RuleError
-
-    parts = spec.split(":")
-    try:
-        t = int(parts[1]) if len(parts) > 1 else 26
-    except ValueError:
-        t = -1
-    if not (2 <= t <= 38 and t % 2 == 0) or len(parts) > 2:
-        raise RuleError(f"threshold:T takes an even T from 2 to 38, got {spec!r}")
-    return Under40ThresholdPlayer(threshold=t)
+    return Under40ThresholdPlayer(threshold=spec_value(spec, Under40ThresholdPlayer,
+                                                       "threshold")[0])
 
 
 register("under40", "cautious")(lambda spec: CautiousPlayer())

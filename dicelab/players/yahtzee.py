@@ -5,8 +5,7 @@ import numpy as np
 import param
 
 from ..actions import Reroll, Roll, Score
-from ..errors import RuleError
-from . import register
+from . import register, spec_value
 
 
 def _situation(view):
@@ -92,14 +91,7 @@ class YahtzeeSkillPlayer(param.Parameterized):
 
 
 def _skill(spec: str):
-    parts = spec.split(":")
-    try:
-        s = float(parts[1]) if len(parts) > 1 else 0.5
-    except ValueError:
-        s = -1.0
-    if not 0 <= s <= 1 or len(parts) > 2:
-        raise RuleError(f"skill:S takes S from 0 (greedy) to 1 (optimal), got {spec!r}")
-    return YahtzeeSkillPlayer(skill=s)
+    return YahtzeeSkillPlayer(skill=spec_value(spec, YahtzeeSkillPlayer, "skill")[0])
 
 
 register("yahtzee", "greedy")(lambda spec: YahtzeeGreedyPlayer())

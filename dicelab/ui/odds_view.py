@@ -56,19 +56,10 @@ def fivedice_odds(play) -> FiveDiceOdds | str:
         return "the game is over"
     try:
         counting = [mod.counting_chance(g.config, n) for n in range(1, 6)]
+        state = st
         if play.choosing and play.keep is not None:
-            keep = play.keep_positions()
-            pts = g.score_roll(tuple(st.dice[p] for p in keep)).points
-            left = len(st.dice) - len(keep) or 5
-            seat = st.current
-            extra = {}
-            if hasattr(st, "on_barrel") and st.on_barrel:
-                extra = {"on_barrel": st.on_barrel[seat], "barrel_turns": st.barrel_turns[seat],
-                         "bolts": st.bolts[seat]}
-            ro = mod.turn_readout(g.config, st.before_total + pts, left,
-                                  on_board=st.on_board[seat], banked=st.totals[seat], **extra)
-        else:
-            ro = mod.readout_for(g.config, st)
+            state = g.state_after_keep(play.keep_positions())
+        ro = mod.readout_for(g.config, state)
     except Exception as exc:  # an unusual position the tables do not cover
         return f"odds not available here ({exc})"
     return FiveDiceOdds(ro, counting, ro.dice_left, g.stand_goal())
