@@ -129,9 +129,10 @@ class FiveDiceGame(Game):
         values = tuple(state.dice[p] for p in keep)
         sc = self.score_roll(values)
         if sc.counting != len(values):
+            bad = len(values) - sc.counting
             raise RuleError(f"choose_keepers: only counting dice or whole groups may be set "
-                            f"aside; {' '.join(map(str, values))} has "
-                            f"{len(values) - sc.counting} die that does not count")
+                            f"aside; in {' '.join(map(str, values))}, {bad} "
+                            f"{'die does' if bad == 1 else 'dice do'} not count")
         left = len(state.dice) - len(keep)
         return evolve(state, turn_total=state.before_total + sc.points,
                        kept=state.before_kept + values, dice_left=left or 5, hot_dice=left == 0)

@@ -95,7 +95,8 @@ def tray_description(play: Play) -> dict:
         mine = st.phase == "decide" or st.hot_dice
         if play.choosing:
             keep = set(play.keep_positions())
-            view["rolled_label"] = f"{roller} rolled — click counting dice to set aside (1-5)"
+            view["rolled_label"] = (f"{roller} rolled — click counting dice to set aside (1-5)"
+                                    if play.person_on_turn else f"{roller} rolled")
             for i, d in enumerate(st.dice):
                 if st.counting[i]:
                     sel = i in keep

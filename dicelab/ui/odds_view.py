@@ -8,6 +8,8 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 
+from ..errors import RuleError
+
 
 def odds_module(name: str):
     """dicelab.odds.<name>, or None if it does not exist (yet)."""
@@ -58,7 +60,10 @@ def fivedice_odds(play) -> FiveDiceOdds | str:
         counting = [mod.counting_chance(g.config, n) for n in range(1, 6)]
         state = st
         if play.choosing and play.keep is not None:
-            state = g.state_after_keep(play.keep_positions())
+            try:
+                state = g.state_after_keep(play.keep_positions())
+            except RuleError as exc:  # a choice the rules refuse: say why, show no numbers
+                return f"no odds for this choice: {str(exc).split(': ', 1)[-1]}"
         ro = mod.readout_for(g.config, state)
     except Exception as exc:  # an unusual position the tables do not cover
         return f"odds not available here ({exc})"
