@@ -92,6 +92,10 @@ class RoomService:
         """Rooms not started yet, oldest first (show them with ``Room.public()``)."""
         return self.store.rooms(open_only=True)
 
+    def list_all(self) -> list[Room]:
+        """Every room, open or started, oldest first (spectators may watch any)."""
+        return self.store.rooms(open_only=False)
+
     def room(self, name: Any) -> Room:
         """A room's record, for anyone (a spectator too). Token hashes are in it: show
         ``room.public()``."""
@@ -220,6 +224,8 @@ class RoomService:
                 try:
                     played.append(self._commit(key, game, action))
                 except Moved:
+                    if limit is not None:  # paced play: the other process's move restarts the pace
+                        break
                     continue  # another process played this turn; look again
             self._notify(key, "action")
         return played
@@ -232,6 +238,11 @@ class RoomService:
         key = self._key(name)
         with self._room_lock(key):
             return self._sync(key)[1]
+
+    def log(self, name: Any, start: int = 0) -> list[Action]:
+        """The room's applied actions from number ``start`` on, straight from the store (no
+        lock: the log only grows), for a browser's own copy of the game to catch up."""
+        return [action_from_json(a) for a in self.store.actions(self._key(name), start=start)]
 
     def version(self, name: Any) -> int:
         """A number that grows with every change to the room (record or actions)."""

@@ -12,6 +12,7 @@ from panel.custom import JSComponent
 from ..errors import RuleError
 from ..games import Seat, new_game
 from ..players import make_player, player_names
+from ..rooms.pacer import default_strategy
 from ..settings import SETTINGS
 from .components import (Controls, DiceTray, HintLine, History, ScoreCard, Scoreboard,
                          TurnBanner)
@@ -52,14 +53,6 @@ class SwitchPlayer(param.Parameterized):
 
     def act(self, view):
         return self.player.act(view)
-
-
-def default_strategy(variant: str) -> str:
-    names = player_names(variant)
-    for pref in ("chicken", "optimal", "threshold"):
-        if pref in names:
-            return pref
-    return names[0]
 
 
 # ----- keys and theme (one hidden component per page) --------------------------------------
@@ -317,8 +310,11 @@ class StartScreen(pn.viewable.Viewer):
 
 # ----- the table ---------------------------------------------------------------------------
 def rules_title(game) -> str:
-    c = game.config
-    v = game.variant
+    return settings_title(game.variant, game.config)
+
+
+def settings_title(v: str, c) -> str:
+    """The rules in force in a few words (``c``: the settings, as attributes)."""
     if v == "bones":
         extra = ", choose keepers" if c.choose_keepers else ""
         return f"Bones ({c.preset} rules, on board at {c.min_on_board}{extra})"
@@ -496,12 +492,28 @@ class DicelabApp(pn.viewable.Viewer):
         self._settings_btn = pmui.Button(label="⚙ Settings", variant="outlined", color="light",
                                          size="small",
                                          on_click=lambda e: self.toggle_settings())
+        self._net_btn = pmui.Button(label="Network games", variant="outlined", color="light",
+                                    size="small", on_click=lambda e: self.show_lobby())
         self._preload = preload()
+        from .lobby import SeatKeeper
+
+        self.keeper = SeatKeeper()
+        self.lobby = None  # made on first use: a single-screen game never opens the rooms store
+        self.room_screen = None
+        self._wanted_room = _arg("room")
+        if self._wanted_room:
+            self._main.objects = [pn.pane.HTML(f"<p>Opening {pn.util.escape(self._wanted_room)}"
+                                               "…</p>")]
+            self.keeper.param.watch(self._tokens_arrived, "tokens")
+        if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+            pn.state.on_session_destroyed(self._session_gone)
         self.page = pmui.Page(
-            title="dicelab", header=[pmui.FlexBox(self._new, self._rules_btn, self._settings_btn,
-                                                gap="8px", justify_content="flex-end",
+            title="dicelab", header=[pmui.FlexBox(self._new, self._net_btn, self._rules_btn,
+                                                self._settings_btn, gap="8px",
+                                                justify_content="flex-end",
                                                 sizing_mode="stretch_width")],
-            main=[self._main, self.keys, self.start_screen._rules_slot, self._preload],
+            main=[self._main, self.keys, self.keeper, self.start_screen._rules_slot,
+                  self._preload],
             contextbar=[], contextbar_width=340, sidebar=[],
             theme_toggle=True, raw_css=[PAGE_CSS])
         self.page.param.watch(self._dark_theme, "dark_theme")
@@ -552,23 +564,89 @@ class DicelabApp(pn.viewable.Viewer):
             self.start_game(game)
 
     def start_game(self, game):
-        if self.play is not None:
-            self.play.close()
+        self._leave_screens()
         self.play = Play(game, prefs=self.prefs, records=self.records)
         self.drawer.play = self.play
         self._main.objects = [Table(play=self.play)]
         return self.play
 
     def show_start(self):
-        if self.play is not None:
-            self.play.close()
-            self.play = None
+        self._leave_screens()
         self.drawer.play = None
         self._main.objects = [self.start_screen]
 
-    def on_key(self, key: str):
+    def _leave_screens(self):
+        """Stop what the screen being replaced was doing (pacing, following a room)."""
         if self.play is not None:
-            self.play.key(key)
+            self.play.close()
+            self.play = None
+        if self.room_screen is not None:
+            self.room_screen.exit_quietly()
+            self.room_screen = None
+        if self.lobby is not None:
+            self.lobby.activate(False)
+
+    # ----- network games ---------------------------------------------------------------------
+    def show_lobby(self):
+        from .lobby import Lobby
+
+        self._leave_screens()
+        self.drawer.play = None
+        if self.lobby is None:
+            self.lobby = Lobby(self.keeper, on_open=self.open_room)
+        self.lobby.activate(True)
+        self.keeper.show_room(None)
+        self._main.objects = [self.lobby]
+        return self.lobby
+
+    def open_room(self, name: str, token: str | None):
+        """Show a room: with ``token`` as its seated player, else as a spectator."""
+        from .lobby import RoomScreen
+
+        self._leave_screens()
+        try:
+            screen = RoomScreen(name, token, self.keeper, self.prefs, on_exit=self.show_lobby)
+        except RuleError as exc:
+            lobby = self.show_lobby()
+            lobby.message = str(exc)
+            return None
+        except Exception as exc:  # the rooms store is unreachable: say so
+            lobby = self.show_lobby()
+            lobby.message = f"Network games are not available: {exc}"
+            return None
+        self.room_screen = screen
+        self._main.objects = [screen]
+        return screen
+
+    def _tokens_arrived(self, event):
+        name, self._wanted_room = self._wanted_room, None
+        if name and event.new is not None:
+            from ..rooms.model import room_key, room_name
+
+            try:
+                key = room_key(room_name(name))
+            except RuleError:
+                key = None
+            self.open_room(name, self.keeper.token(key) if key else None)
+
+    def _session_gone(self, session_context):
+        if self.room_screen is not None:
+            self.room_screen.away()
+        if self.lobby is not None:
+            self.lobby.activate(False)
+        if self.play is not None:
+            self.play.close()
+
+    @property
+    def active_play(self):
+        if self.room_screen is not None:
+            return self.room_screen.play
+        return self.play
+
+    def on_key(self, key: str):
+        play = self.active_play
+        if play is not None:
+            play.key(key)
 
     def __panel__(self):
         return self.page

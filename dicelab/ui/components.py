@@ -212,6 +212,8 @@ class TurnBanner(_Base):
     def _html(self) -> str:
         head, detail, kind = words.banner(self.play)
         icon = {"you": "▶", "cpu": "⚙", "over": "★"}[kind]
+        if kind == "cpu" and not self.play.is_computer(self.game.state.current):
+            icon = "⏳"  # another person's turn (a network game)
         return (f'<div class="banner {kind}" role="heading" aria-level="2">'
                 f'<span class="who"><span aria-hidden="true">{icon}</span> {esc(head)}</span>'
                 f'<span class="detail">{esc(detail)}</span></div>')
@@ -329,12 +331,7 @@ def _seat_cell(play: Play, i: int) -> str:
     s = play.game.seats[i]
     mark = '<span aria-label="on turn">▶</span> ' if i == play.game.current_player and \
         not play.game.is_over else ""
-    if s.is_computer:
-        strat = getattr(s.player, "strategy", None) or s.strategy or "computer"
-        tag = f'<span class="tag">(computer: {esc(str(strat))})</span>'
-    else:
-        tag = '<span class="tag">(person)</span>'
-    return f"<td>{mark}{esc(s.name)} {tag}</td>"
+    return f'<td>{mark}{esc(s.name)} <span class="tag">({esc(play.seat_tag(i))})</span></td>'
 
 
 def scoreboard_html(play: Play, records=None) -> str:

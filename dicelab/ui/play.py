@@ -101,10 +101,21 @@ class Play(param.Parameterized):
     def is_computer(self, seat: int) -> bool:
         return self.game.seats[seat].is_computer
 
+    def is_mine(self, seat: int) -> bool:
+        """Is ``seat`` played at this screen? (Every person's seat, at a shared screen.)"""
+        return not self.is_computer(seat)
+
+    def seat_tag(self, seat: int) -> str:
+        """How the scoreboard describes a seat."""
+        s = self.game.seats[seat]
+        if s.is_computer:
+            return "computer: " + (getattr(s.player, "strategy", None) or s.strategy or "?")
+        return "person"
+
     @property
     def person_on_turn(self) -> bool:
         g = self.game
-        return not g.is_over and not self.is_computer(g.current_player)
+        return not g.is_over and self.is_mine(g.current_player)
 
     @property
     def five_dice(self) -> bool:
@@ -248,7 +259,13 @@ class Play(param.Parameterized):
             events = g.apply(action)
         except RuleError as exc:
             return self._refuse(str(exc))
-        rolls = [e for e in events if e.data.get("dice") is not None]
+        self._shown(action, events, seat, before_turn_total)
+        return True
+
+    def _shown(self, action, events, seat, before_turn_total, animate: bool = True):
+        """After ``action`` (played by ``seat``) was applied: what the views need to know."""
+        g = self.game
+        rolls = [e for e in events if e.data.get("dice") is not None] if animate else []
         with param.parameterized.batch_call_watchers(self):
             self.message = ""
             self.last_events = events
@@ -269,7 +286,6 @@ class Play(param.Parameterized):
         self._unsettled = (events, seat, before_turn_total)
         _defer(self.settle, lock=True)
         self._schedule()
-        return True
 
     def settle(self):
         """Bring every view up to date with the last action."""

@@ -53,8 +53,8 @@ def banner(play) -> tuple[str, str, str]:
     seat = st.current
     name = g.seats[seat].name
     head = f"{possessive(name)} turn".upper()
-    kind = "cpu" if play.is_computer(seat) else "you"
-    if kind == "cpu":
+    kind = "you" if play.is_mine(seat) else "cpu"
+    if play.is_computer(seat):
         head += " (COMPUTER)"
     parts = []
     if play.five_dice:
@@ -93,7 +93,7 @@ def game_over(play) -> str:
 
 def _you(play, seat: int) -> tuple[str, str]:
     """("You", "need") or ("Chicken", "needs")."""
-    if play.is_computer(seat):
+    if not play.is_mine(seat):
         return play.game.seats[seat].name, "s"
     return "You", ""
 

@@ -1,0 +1,115 @@
+"""Computer seats play on the server, at a pace people can follow.
+
+One ``Pacer`` per server process: a daemon thread that watches the rooms it is told about (or
+hears about) and, in each, lets the computer on turn make one action ``pace`` seconds after the
+room's last change, and seats a computer in a person's seat once it has been away ``grace``
+seconds while on turn. Several processes sharing a Redis store may each run a pacer: an action
+is appended once (compare-and-append), and a process that loses the race waits a new pace.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Callable
+
+from ..errors import RuleError
+from .service import RoomEvent, RoomService
+
+log = logging.getLogger(__name__)
+
+
+def default_strategy(variant: str) -> str:
+    """The computer that takes over a seat: a fair, quick player of the variant."""
+    from ..players import player_names
+
+    names = player_names(variant)
+    for pref in ("chicken", "optimal", "threshold"):
+        if pref in names:
+            return pref
+    return names[0]
+
+
+class Pacer:
+    """Plays computer seats of watched rooms in a background thread."""
+
+    def __init__(self, service: RoomService, pace: float = 0.8,
+                 strategy: Callable[[str], str] = default_strategy):
+        self.service = service
+        self.pace = max(float(pace), 0.0)
+        self.strategy = strategy
+        self._due: dict[str, float] = {}  # room key -> monotonic time of its last change
+        self._cond = threading.Condition()
+        self._stopped = False
+        self._unsubscribe = service.subscribe(None, self._heard)
+        self._thread = threading.Thread(target=self._run, name="dicelab-pacer", daemon=True)
+        self._thread.start()
+
+    def watch(self, name) -> None:
+        """Look after this room (a browser opened it): its computers play from now on."""
+        key = self.service._key(name)
+        with self._cond:
+            self._due.setdefault(key, time.monotonic())
+            self._cond.notify()
+
+    def _heard(self, event: RoomEvent) -> None:
+        with self._cond:
+            if event.kind == "deleted":
+                self._due.pop(event.room, None)
+            else:  # any change, here or in another process, restarts the room's pace
+                self._due[event.room] = time.monotonic()
+            self._cond.notify()
+
+    def close(self) -> None:
+        with self._cond:
+            self._stopped = True
+            self._cond.notify()
+        self._unsubscribe()
+        self._thread.join(5)
+
+    # ----- the thread ----------------------------------------------------------------------------
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                if self._stopped:
+                    return
+                now = time.monotonic()
+                ready = [k for k, t in self._due.items() if t + self.pace <= now]
+                if not ready:
+                    wait = min((t + self.pace - now for t in self._due.values()), default=None)
+                    self._cond.wait(wait)
+                    continue
+            for key in ready:
+                try:
+                    again = self._step(key)
+                except Exception:  # a broken room must not stop the others
+                    log.exception("pacing room %s failed", key)
+                    again = None
+                with self._cond:
+                    if again is None:
+                        if self._due.get(key, 0) <= now:  # nothing new meanwhile
+                            self._due.pop(key, None)
+                    elif self._due.get(key, 0) <= now:
+                        self._due[key] = max(self._due.get(key, 0), again)
+
+    def _step(self, key: str) -> float | None:
+        """One paced move in a room; returns when to look again (None: wait for news)."""
+        try:
+            game = self.service.state(key)
+            room = self.service.room(key)
+        except RuleError:  # deleted meanwhile
+            return None
+        if game is None or game.is_over:
+            return None
+        seat = room.seats[game.current_player]
+        if seat.is_computer:
+            self.service.play_computers(key, limit=1)  # its news restarts the pace
+            return None
+        if seat.away_since is None:
+            return None  # a person at the table: the next change wakes us
+        waited = self.service.clock() - seat.away_since
+        if waited >= self.service.grace:
+            self.service.take_over(key, game.current_player, self.strategy(room.variant))
+            return None
+        # look again when the grace is up
+        return time.monotonic() + (self.service.grace - waited) - self.pace

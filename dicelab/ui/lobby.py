@@ -1,0 +1,595 @@
+"""Network games in the served app (seed 003): the lobby, a room's waiting list and its table.
+
+The rules of rooms are ``dicelab.rooms.RoomService``'s; this module only shows rooms and calls
+it. Each browser keeps its seat tokens in its own storage (``SeatKeeper``), so a reload gets the
+seat back; the token, never the name, is what lets a browser act. Every browser in a room plays
+on its own copy of the game (``RoomPlay``), brought up to the store's log whenever the service
+reports a change: changes come from other threads (the pacer, Redis), so they are handed to
+this session's document as next-tick callbacks.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import urllib.parse
+from types import SimpleNamespace
+
+import panel as pn
+import panel_material_ui as pmui
+import param
+from panel.custom import JSComponent
+
+from ..errors import RuleError
+from ..games import Seat, new_game
+from ..players import player_names
+from ..rooms import Room, RoomService
+from ..rooms.pacer import Pacer, default_strategy
+from ..settings import SETTINGS
+from .play import Play, Prefs
+
+log = logging.getLogger(__name__)
+esc = pn.util.escape
+VARIANT_TITLES = {"bones": "Bones", "thousand": "Thousand (1000)", "under40": "Under40",
+                  "yahtzee": "Yahtzee"}
+
+# ----- one service and one pacer per server process ----------------------------------------------
+_backend: tuple[RoomService, Pacer] | None = None
+_backend_lock = threading.Lock()
+
+
+def _env_float(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, default))
+    except ValueError:
+        log.warning("%s=%r is not a number; using %s", name, os.environ.get(name), default)
+        return default
+
+
+def backend() -> tuple[RoomService, Pacer]:
+    """This process's RoomService (store from ``DICELAB_ROOMS``) and its Pacer (seconds per
+    computer action from ``DICELAB_ROOM_PACE``, default 0.8; ``DICELAB_ROOM_GRACE``: seconds
+    a seat may be away on turn before a computer takes it over, default 120)."""
+    global _backend
+    with _backend_lock:
+        if _backend is None:
+            service = RoomService(grace=_env_float("DICELAB_ROOM_GRACE", 120.0))
+            _backend = (service, Pacer(service, pace=_env_float("DICELAB_ROOM_PACE", 0.8)))
+        return _backend
+
+
+def handoff(fn):
+    """``fn`` made callable from any thread: it runs later in this session's document (calls
+    made before it ran are merged into one). Outside a served session it runs at once."""
+    doc = pn.state.curdoc
+    if doc is None or getattr(doc, "session_context", None) is None:
+        return lambda *args: fn()
+    from panel.io.state import set_curdoc
+
+    pending = threading.Event()
+
+    def run():
+        pending.clear()
+        with set_curdoc(doc):
+            fn()
+
+    def call(*args):
+        if pending.is_set():
+            return
+        pending.set()
+        try:
+            doc.add_next_tick_callback(run)
+        except Exception:  # the session has gone
+            pass
+    return call
+
+
+def settings_title(variant: str, settings: dict) -> str:
+    from .app import settings_title as title
+
+    return title(variant, SimpleNamespace(**settings))
+
+
+# ----- seat tokens in the browser ------------------------------------------------------------
+class SeatKeeper(JSComponent):
+    """Keeps this browser's seat tokens (room key -> token) in localStorage, and the open
+    room in the address bar (``?room=``) so a reload comes back to it."""
+
+    tokens = param.Dict(default=None, allow_None=True, doc="The browser's tokens, once read.")
+
+    _esm = """
+export function render({ model, el }) {
+  const KEY = "dicelab.seats";
+  const read = () => {
+    try { const t = JSON.parse(localStorage.getItem(KEY) || "{}"); return t && typeof t === "object" ? t : {}; }
+    catch (e) { return {}; }
+  };
+  model.tokens = read();
+  model.on("msg:custom", (msg) => {
+    const t = read();
+    if (msg.set) t[msg.set] = msg.token;
+    if (msg.drop) delete t[msg.drop];
+    try { localStorage.setItem(KEY, JSON.stringify(t)); } catch (e) {}
+    if ("room" in msg) {
+      const u = new URL(window.location.href);
+      if (msg.room) u.searchParams.set("room", msg.room); else u.searchParams.delete("room");
+      window.history.replaceState(null, "", u);
+    }
+  });
+  el.style.display = "none";
+}
+"""
+
+    def token(self, key: str) -> str | None:
+        t = (self.tokens or {}).get(key)
+        return t if isinstance(t, str) and 0 < len(t) <= 200 else None
+
+    def keep(self, key: str, token: str) -> None:
+        self.tokens = {**(self.tokens or {}), key: token}
+        self._send_msg({"set": key, "token": token})
+
+    def drop(self, key: str) -> None:
+        self.tokens = {k: v for k, v in (self.tokens or {}).items() if k != key}
+        self._send_msg({"drop": key})
+
+    def show_room(self, name: str | None) -> None:
+        self._send_msg({"room": name or ""})
+
+
+# ----- one browser's copy of a room's game ---------------------------------------------------
+def replica(room: Room):
+    """A room's game as its log replays it (names only: the computers play on the server)."""
+    return new_game(room.variant, [Seat(s.name) for s in room.seats], room.settings, room.seed)
+
+
+class RoomPlay(Play):
+    """A table's controller for a network game: the person acts for their own seat only,
+    through the service; everything else arrives from the room's log."""
+
+    def __init__(self, service: RoomService, room: Room, token: str | None,
+                 prefs: Prefs | None = None):
+        self.service = service
+        self.room = room
+        self.token = token
+        self.seat = room.seat_of(token) if token else None
+        self._sync_lock = threading.RLock()
+        super().__init__(replica(room), prefs=prefs, computers=False)
+        self.sync(room, animate=False)
+
+    # reading: seats are the room's
+    def is_computer(self, seat: int) -> bool:
+        return self.room.seats[seat].is_computer
+
+    def is_mine(self, seat: int) -> bool:
+        return seat == self.seat and not self.room.seats[seat].is_computer
+
+    def seat_tag(self, seat: int) -> str:
+        s = self.room.seats[seat]
+        if s.is_computer:
+            tag = f"computer: {s.strategy}"
+            return tag + (", until they return" if s.holder else "")
+        if s.is_empty:
+            return "empty seat"
+        tag = "you" if seat == self.seat else "person"
+        return tag + (", away" if s.away_since is not None else "")
+
+    def _wait_text(self) -> str:
+        if self.seat is None and not self.game.is_over:
+            return "You are watching this game."
+        return super()._wait_text()
+
+    # acting: through the service, which stores the action before anyone is shown it
+    def _apply(self, action) -> bool:
+        self.settle()
+        try:
+            self.service.act(self.room.name, self.token, action)
+        except RuleError as exc:
+            return self._refuse(str(exc))
+        self.sync()
+        return True
+
+    def sync(self, room: Room | None = None, animate: bool = True) -> int:
+        """Catch up with the room's log; returns how many actions were new."""
+        with self._sync_lock:  # outside a served session, news may come from other threads
+            if room is not None:
+                self.room = room
+                self.seat = room.seat_of(self.token) if self.token else None
+            g = self.game
+            new = self.service.log(self.room.name, start=len(g.actions))
+            if not new:
+                self._bump()  # seats may have changed
+                return 0
+            self.settle()
+            seat = g.state.current
+            before = getattr(g.state, "turn_total", None)
+            events = []
+            for action in new:
+                events += g.apply(action)
+            self._shown(new[-1], events, seat, before, animate=animate)
+            return len(new)
+
+
+# ----- the lobby ---------------------------------------------------------------------------
+LOBBY_CSS = """
+.room-row { font: 1rem/1.4 system-ui, sans-serif; }
+.room-row b { font-size: 1.05rem; }
+.room-row .seats { opacity: .85; }
+"""
+
+
+class Lobby(pn.viewable.Viewer):
+    """Create a named game, see open games and games in play, join, watch or return."""
+
+    player = param.String(default="", label="Your name")
+    game_name = param.String(default="", label="Name of a new game")
+    variant = param.Selector(default="bones", objects=list(VARIANT_TITLES))
+    message = param.String(default="")
+
+    def __init__(self, keeper: SeatKeeper, on_open, **params):
+        super().__init__(**params)
+        self.keeper = keeper
+        self._on_open = on_open
+        self.settings = {v: SETTINGS[v]() for v in VARIANT_TITLES}
+        for s in self.settings.values():
+            if "preset" in s.param:
+                s.param.watch(self._preset, "preset")
+        self._msg = pn.pane.HTML("", sizing_mode="stretch_width")
+        self._list = pn.Column(sizing_mode="stretch_width")
+        self._settings_box = pn.Column(sizing_mode="stretch_width")
+        self._unsubscribe = None
+        try:
+            self.service, self.pacer = backend()
+        except Exception as exc:  # e.g. Redis not reachable: say so, do not crash the page
+            self.service = self.pacer = None
+            self.message = f"Network games are not available: {exc}"
+        self._refresh = handoff(self.refresh)
+        keeper.param.watch(lambda *_: self._refresh(), "tokens")
+        self._draw_settings()
+        self.refresh()
+
+    def activate(self, on: bool = True) -> None:
+        """Follow the rooms' news while the lobby is on screen."""
+        if on and self._unsubscribe is None and self.service is not None:
+            self._unsubscribe = self.service.subscribe(None, self._heard)
+            self.refresh()
+        elif not on and self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    def _heard(self, event):
+        if event.kind != "action":  # seats, starts and closings change the lists
+            self._refresh()
+
+    def _preset(self, event):
+        values = event.obj.PRESETS.get(event.new, {})
+        if values:
+            event.obj.param.update(**values)
+
+    @param.depends("variant", watch=True)
+    def _draw_settings(self):
+        s = self.settings[self.variant]
+        self._settings_box.objects = [pn.Param(s, parameters=s.names(), show_name=False,
+                                               sizing_mode="stretch_width",
+                                               default_layout=pn.Column)]
+
+    @param.depends("message", watch=True)
+    def _show_msg(self):
+        self._msg.object = (f"<div role='alert' style='color:#b71c1c;font-weight:600'>⚠ "
+                            f"{esc(self.message)}</div>" if self.message else "")
+
+    # ----- actions ---------------------------------------------------------------------------
+    def _guard(self, fn):
+        if self.service is None:
+            return None
+        try:
+            out = fn()
+        except RuleError as exc:
+            self.message = str(exc)
+            return None
+        self.message = ""
+        return out
+
+    def create(self):
+        """Create the named game with this lobby's variant and rules; open it."""
+        def go():
+            room, token = self.service.create(self.game_name, self.variant,
+                                              self.settings[self.variant].to_dict(),
+                                              self.player)
+            return room, token
+        out = self._guard(go)
+        if out:
+            room, token = out
+            self.keeper.keep(room.key, token)
+            self._on_open(room.name, token)
+
+    def join(self, name: str):
+        token = self._guard(lambda: self.service.join(name, self.player))
+        if token:
+            room = self.service.room(name)
+            self.keeper.keep(room.key, token)
+            self._on_open(room.name, token)
+
+    def watch(self, name: str):
+        self._on_open(name, None)
+
+    def back(self, name: str):
+        room = self._guard(lambda: self.service.room(name))
+        if room:
+            self._on_open(room.name, self.keeper.token(room.key))
+
+    # ----- drawing ---------------------------------------------------------------------------
+    def refresh(self):
+        if self.service is None:
+            self._list.objects = []
+            return
+        try:
+            rooms = self.service.list_all()
+        except Exception as exc:
+            self.message = f"Could not read the games: {exc}"
+            return
+        mine = {k for k in (self.keeper.tokens or {})}
+        open_rows, play_rows = [], []
+        for room in rooms:
+            token = self.keeper.token(room.key) if room.key in mine else None
+            seat = room.seat_of(token) if token else None
+            (play_rows if room.started else open_rows).append(self._row(room, seat))
+        self._list.objects = [
+            pn.pane.HTML("<h3 style='margin:10px 0 4px'>Open games</h3>"),
+            *(open_rows or [pn.pane.HTML("<p>No open games yet: create one above.</p>")]),
+            pn.pane.HTML("<h3 style='margin:14px 0 4px'>Games in play</h3>"),
+            *(play_rows or [pn.pane.HTML("<p>None right now.</p>")]),
+        ]
+
+    def _row(self, room: Room, seat: int | None):
+        seats = ", ".join(esc(s.name) + (" (computer)" if s.is_computer else "")
+                          for s in room.seats)
+        state = "in play" if room.started else "open"
+        text = pn.pane.HTML(
+            f"<div class='room-row'><b>{esc(room.name)}</b> · {VARIANT_TITLES[room.variant]} · "
+            f"{esc(settings_title(room.variant, room.settings))} · {state}<br>"
+            f"<span class='seats'>{len(room.seats)} seat{'s' if len(room.seats) != 1 else ''}:"
+            f" {seats}</span></div>", stylesheets=[LOBBY_CSS], sizing_mode="stretch_width")
+        buttons = []
+        if seat is not None:
+            buttons.append(pmui.Button(label=f"Return to {room.name}", variant="contained",
+                                       color="primary", size="small",
+                                       on_click=lambda e, n=room.name: self.back(n)))
+        elif not room.started and not room.is_full:
+            buttons.append(pmui.Button(label=f"Join {room.name}", variant="contained",
+                                       color="primary", size="small",
+                                       on_click=lambda e, n=room.name: self.join(n)))
+        buttons.append(pmui.Button(label=f"Watch {room.name}", variant="outlined", size="small",
+                                   on_click=lambda e, n=room.name: self.watch(n)))
+        return pmui.Paper(text, pmui.FlexBox(*buttons, gap="6px", flex_wrap="wrap"),
+                          sizing_mode="stretch_width", sx={"padding": "8px 12px"},
+                          margin=(0, 0, 8, 0))
+
+    def __panel__(self):
+        name = pmui.TextInput.from_param(self.param.player, width=220, max_length=40,
+                                         placeholder="as others will see it")
+        game = pmui.TextInput.from_param(self.param.game_name, width=260, max_length=40,
+                                         placeholder="letters, digits, spaces, - and _")
+        variant = pmui.Select.from_param(self.param.variant, label="Game",
+                                         options={t: v for v, t in VARIANT_TITLES.items()},
+                                         width=200)
+        create = pmui.Button(label="Create game", variant="contained", color="primary",
+                             on_click=lambda e: self.create())
+        rules = pmui.Accordion(("Rules settings for the new game", self._settings_box),
+                               active=[], sizing_mode="stretch_width")
+        return pn.Column(
+            pn.pane.HTML("<h2 style='margin:4px 0 4px'>Network games</h2><p style='margin:0 0 "
+                         "8px'>Play one game from several computers: create a game and share "
+                         "its name, or join one below. The creator's rules apply to everyone; "
+                         "nobody can join once it has started; anyone may watch.</p>",
+                         sizing_mode="stretch_width"),
+            name,
+            pmui.Paper(pn.pane.HTML("<h3 style='margin:0 0 4px'>Create a game</h3>"),
+                       pmui.FlexBox(game, variant, create, align_items="center", gap="8px",
+                                    flex_wrap="wrap"),
+                       rules, sizing_mode="stretch_width", sx={"padding": "10px 12px"}),
+            self._msg, self._list, sizing_mode="stretch_width")
+
+
+# ----- one room: waiting for the start, then the table ----------------------------------------
+class RoomScreen(pn.viewable.Viewer):
+    """A room as one browser sees it: as a seated player (``token``) or a spectator."""
+
+    message = param.String(default="")
+
+    def __init__(self, name: str, token: str | None, keeper: SeatKeeper, prefs: Prefs,
+                 on_exit, **params):
+        super().__init__(**params)
+        self.service, self.pacer = backend()
+        self.keeper, self.prefs, self._on_exit = keeper, prefs, on_exit
+        self.room = self.service.room(name)  # RuleError: no such game
+        self.room_name = self.room.name
+        self.token = token if token and self.room.seat_of(token) is not None else None
+        if self.token and self.room.seats[self.room.seat_of(self.token)].away_since is not None \
+                or self.token and self.room.seats[self.room.seat_of(self.token)].is_computer:
+            self.service.reclaim(self.room_name, self.token)  # back after a reload
+            self.room = self.service.room(name)
+        self.play: RoomPlay | None = None
+        self._bar = pn.pane.HTML("", sizing_mode="stretch_width")
+        self._msg = pn.pane.HTML("", sizing_mode="stretch_width")
+        self._buttons = pmui.FlexBox(gap="8px", flex_wrap="wrap")
+        self._body = pn.Column(sizing_mode="stretch_width")
+        self._strategy = pmui.Select(label="Computer plays", options=player_names(
+            self.room.variant), value=default_strategy(self.room.variant), width=200)
+        self._closed = False
+        self._refresh = handoff(self.refresh)
+        self._unsubscribe = self.service.subscribe(self.room_name, self._refresh)
+        self.pacer.watch(self.room_name)
+        keeper.show_room(self.room_name)
+        self.refresh()
+
+    @property
+    def seat(self) -> int | None:
+        return self.room.seat_of(self.token) if self.token else None
+
+    @property
+    def is_creator(self) -> bool:
+        from ..rooms.model import same_token
+
+        return bool(self.token) and same_token(self.room.creator, self.token)
+
+    # ----- actions ---------------------------------------------------------------------------
+    def _guard(self, fn) -> bool:
+        try:
+            fn()
+        except RuleError as exc:
+            self.message = str(exc)
+            return False
+        self.message = ""
+        self.refresh()
+        return True
+
+    def add_computer(self, strategy: str | None = None):
+        self._guard(lambda: self.service.add_computer(self.room_name, self.token,
+                                                      strategy or self._strategy.value))
+
+    def remove_seat(self, seat: int):
+        self._guard(lambda: self.service.remove_seat(self.room_name, self.token, seat))
+
+    def start(self):
+        self._guard(lambda: self.service.start(self.room_name, self.token))
+
+    def leave(self):
+        """Give up the seat (before the start: the seat goes; the creator closes the game)."""
+        if self.token:
+            try:
+                self.service.leave(self.room_name, self.token)
+            except RuleError as exc:
+                self.message = str(exc)
+                return
+            self.keeper.drop(self.room.key)
+            self.token = None
+        self.exit()
+
+    def exit(self):
+        """Back to the lobby (a seat is kept: return to it from there)."""
+        self.close()
+        self.keeper.show_room(None)
+        self._on_exit()
+
+    def exit_quietly(self):
+        """Stop following the room (another screen replaces this one)."""
+        self.close()
+
+    def away(self):
+        """The browser has gone: the seat waits for it (a computer may take over later)."""
+        self.close()
+        if self.token and not self._gone():
+            try:
+                self.service.away(self.room_name, self.token)
+            except RuleError:
+                pass
+
+    def _gone(self) -> bool:
+        try:
+            self.service.room(self.room_name)
+            return False
+        except RuleError:
+            return True
+
+    def close(self):
+        if not self._closed:
+            self._closed = True
+            self._unsubscribe()
+
+    # ----- drawing ---------------------------------------------------------------------------
+    def refresh(self):
+        if self._closed:
+            return
+        try:
+            self.room = self.service.room(self.room_name)
+        except RuleError:
+            self.close()
+            self._bar.object = ""
+            self._body.objects = [pn.pane.HTML(
+                f"<p role='alert'><b>{esc(self.room_name)}</b> was closed by its creator.</p>")]
+            self._buttons.objects = [pmui.Button(label="Back to the lobby", variant="contained",
+                                                 on_click=lambda e: self.exit())]
+            self.keeper.drop(self.room_name.casefold())
+            return
+        if self.room.started:
+            self._draw_table()
+        else:
+            self._draw_waiting()
+        self._draw_bar()
+
+    def _draw_bar(self):
+        room, seat = self.room, self.seat
+        who = (f"you play <b>{esc(room.seats[seat].name)}</b>" if seat is not None
+               else "you are watching")
+        self._bar.object = (f"<div style='font:1.05rem system-ui,sans-serif'>Network game "
+                            f"<b>{esc(room.name)}</b> · {VARIANT_TITLES[room.variant]} · {who}"
+                            "</div>")
+        buttons = []
+        if seat is not None:
+            label = "Close this game" if self.is_creator and not room.started else "Leave game"
+            buttons.append(pmui.Button(label=label, variant="outlined", color="error",
+                                       size="small", on_click=lambda e: self.leave()))
+        buttons.append(pmui.Button(label="Back to the lobby", variant="outlined", size="small",
+                                   on_click=lambda e: self.exit()))
+        self._buttons.objects = buttons
+
+    def _draw_waiting(self):
+        room = self.room
+        rows = []
+        for i, s in enumerate(room.seats):
+            tags = []
+            if i == 0:
+                tags.append("creator")
+            if s.is_computer:
+                tags.append(f"computer: {esc(s.strategy)}")
+            if i == self.seat:
+                tags.append("you")
+            if s.away_since is not None:
+                tags.append("away")
+            rows.append(f"<li>{esc(s.name)}{' (' + ', '.join(tags) + ')' if tags else ''}</li>")
+        link = "?room=" + urllib.parse.quote(room.name)
+        info = pn.pane.HTML(
+            f"<h2 style='margin:6px 0'>{esc(room.name)}: waiting for the start</h2>"
+            f"<p>{VARIANT_TITLES[room.variant]} · "
+            f"{esc(settings_title(room.variant, room.settings))}</p>"
+            f"<h3 style='margin:8px 0 2px'>Seats ({len(room.seats)} of 8)</h3>"
+            f"<ol data-testid='seats'>{''.join(rows)}</ol>"
+            f"<p><small>Others join from the lobby, or with this page's address: "
+            f"<code>{esc(link)}</code></small></p>", sizing_mode="stretch_width")
+        items = [info]
+        if self.is_creator:
+            removes = [pmui.Button(label=f"Remove {s.name}", variant="text", color="error",
+                                   size="small", on_click=lambda e, i=i: self.remove_seat(i))
+                       for i, s in enumerate(room.seats) if s.is_computer]
+            items += [
+                pmui.FlexBox(self._strategy,
+                             pmui.Button(label="Add computer", variant="outlined",
+                                         on_click=lambda e: self.add_computer(),
+                                         disabled=room.is_full),
+                             *removes, align_items="center", gap="8px", flex_wrap="wrap"),
+                pmui.Button(label="Start game", variant="contained", color="primary",
+                            size="large", on_click=lambda e: self.start()),
+            ]
+        else:
+            items.append(pn.pane.HTML("<p>The creator starts the game when everyone is "
+                                      "seated.</p>"))
+        self._body.objects = items
+
+    def _draw_table(self):
+        from .app import Table
+
+        if self.play is None:
+            self.play = RoomPlay(self.service, self.room, self.token, prefs=self.prefs)
+            self._body.objects = [Table(play=self.play)]
+        else:
+            self.play.sync(self.room)
+
+    @param.depends("message", watch=True)
+    def _show_msg(self):
+        self._msg.object = (f"<div role='alert' style='color:#b71c1c;font-weight:600'>⚠ "
+                            f"{esc(self.message)}</div>" if self.message else "")
+
+    def __panel__(self):
+        return pn.Column(pmui.FlexBox(self._bar, self._buttons, align_items="center", gap="8px",
+                                      flex_wrap="wrap", sizing_mode="stretch_width"),
+                         self._msg, self._body, sizing_mode="stretch_width")
