@@ -49,7 +49,8 @@ class Pacer:
         """Look after this room (a browser opened it): its computers play from now on."""
         key = self.service._key(name)
         with self._cond:
-            self._due.setdefault(key, time.monotonic())
+            now = time.monotonic()
+            self._due[key] = min(self._due.get(key, now), now)
             self._cond.notify()
 
     def _heard(self, event: RoomEvent) -> None:

@@ -1,0 +1,307 @@
+"""Network games in the app, without a browser (issue 6): the Pacer that plays computers on the
+server, each browser's RoomPlay copy of a room's game, the Lobby and RoomScreen views.
+
+Outside a served session the views take the service's news at once (from the pacer's thread),
+so these tests wait for conditions, never for fixed times.
+"""
+from __future__ import annotations
+
+import html
+import time
+
+import pytest
+
+from dicelab.actions import Stand
+from dicelab.errors import RuleError
+from dicelab.rooms import MemoryStore, RoomService
+from dicelab.rooms.pacer import Pacer, default_strategy
+from dicelab.ui import lobby as lobby_mod
+from dicelab.ui.lobby import Lobby, RoomPlay, RoomScreen, SeatKeeper
+
+SHORT_BONES = {"target": 1000}
+
+
+def wait_for(cond, timeout=20.0, what="condition"):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return
+        time.sleep(0.005)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def backend(monkeypatch, clock):
+    """A fresh service (memory store, grace 60 s on a test clock) and a fast pacer, installed
+    as this process's rooms backend for the views."""
+    service = RoomService(MemoryStore(), grace=60.0, clock=clock)
+    pacer = Pacer(service, pace=0.005)
+    monkeypatch.setattr(lobby_mod, "_backend", (service, pacer))
+    yield service, pacer
+    pacer.close()
+
+
+def two_people_and_a_computer(service, variant="bones", settings=SHORT_BONES):
+    room, ann = service.create("Table", variant, settings, "Ann")
+    bob = service.join("Table", "Bob")
+    service.add_computer("Table", ann, "chicken")
+    return room, ann, bob
+
+
+def play_person(play: RoomPlay, stand_at=300) -> bool:
+    """One action for the person at this screen if on turn (roll, or stand at ``stand_at``)."""
+    if not play.person_on_turn:
+        return False
+    st = play.game.state
+    if play.can_stand and st.turn_total >= stand_at:
+        return play.stand()
+    return play.roll()
+
+
+# ----- the pacer ---------------------------------------------------------------------------------
+def test_default_strategy_is_a_real_player_for_every_variant():
+    from dicelab.players import make_player
+
+    for variant in ("bones", "thousand", "under40", "yahtzee"):
+        assert make_player(variant, default_strategy(variant)) is not None
+
+
+def test_pacer_plays_the_computers_turns_and_stops_for_a_person(backend):
+    service, pacer = backend
+    room, ann = service.create("Table", "bones", SHORT_BONES, "Ann")
+    service.add_computer("Table", ann, "chicken")
+    service.add_computer("Table", ann, "gambler")
+    service.start("Table", ann)
+    pacer.watch("Table")
+    for _ in range(400):
+        wait_for(lambda: service.state("Table").is_over
+                 or service.state("Table").current_player == 0, what="a person's turn")
+        game = service.state("Table")
+        if game.is_over:
+            break
+        n = len(game.actions)
+        stand = game.state.turn_total >= 350 and game.is_legal(Stand())
+        service.act("Table", ann, "stand" if stand else "roll")
+        assert len(service.state("Table").actions) == n + 1
+    game = service.state("Table")
+    assert game.is_over
+    # every action in the log was played once: replaying it gives the same game
+    from dicelab.ui.lobby import replica
+
+    copy = replica(service.room("Table"))
+    for action in service.log("Table"):
+        copy.apply(action)
+    assert copy.totals() == game.totals() and copy.is_over
+
+
+def test_pacer_takes_over_a_seat_away_on_turn_after_the_grace(backend, clock):
+    service, pacer = backend
+    room, ann, bob = two_people_and_a_computer(service)
+    service.start("Table", ann)
+    pacer.watch("Table")
+    game = service.state("Table")
+    seat = game.current_player
+    holder = {0: ann, 1: bob}.get(seat)
+    if holder is None:  # the computer begins: wait for a person's turn
+        wait_for(lambda: service.state("Table").current_player != 2, what="a person's turn")
+        seat = service.state("Table").current_player
+        holder = {0: ann, 1: bob}[seat]
+    service.away("Table", holder)
+    time.sleep(0.05)
+    assert not service.room("Table").seats[seat].is_computer  # not before the grace
+    clock.now += 61
+    pacer.watch("Table")  # a browser opening the room makes the pacer look again
+    wait_for(lambda: service.room("Table").seats[seat].is_computer, what="a take-over")
+    assert service.room("Table").seats[seat].strategy == default_strategy("bones")
+    wait_for(lambda: service.state("Table").current_player != seat
+             or service.state("Table").is_over, what="the computer to play the seat's turn")
+    # the person comes back and gets the seat back
+    assert service.reclaim("Table", holder) == seat
+    s = service.room("Table").seats[seat]
+    assert not s.is_computer and s.away_since is None
+
+
+def test_pacer_survives_a_room_deleted_under_it(backend):
+    service, pacer = backend
+    room, ann = service.create("Gone", "bones", SHORT_BONES, "Ann")
+    pacer.watch("Gone")
+    service.leave("Gone", ann)  # the creator leaving before the start closes the room
+    room2, ann2 = service.create("Next", "bones", SHORT_BONES, "Ann")
+    service.add_computer("Next", ann2, "chicken")
+    service.start("Next", ann2)
+    pacer.watch("Next")
+    if service.state("Next").current_player == 1:
+        wait_for(lambda: service.state("Next").current_player == 0, what="the computer's turn")
+    assert pacer._thread.is_alive()
+
+
+# ----- each browser's copy of the game -----------------------------------------------------------
+def test_two_screens_play_a_whole_game_and_agree_with_the_store(backend):
+    service, _ = backend
+    room, ann, bob = two_people_and_a_computer(service)
+    service.start("Table", ann)
+    room = service.room("Table")
+    a, b = RoomPlay(service, room, ann), RoomPlay(service, room, bob)
+    watcher = RoomPlay(service, room, None)
+    unsub = [service.subscribe("Table", lambda e, p=p: p.sync()) for p in (a, b, watcher)]
+    lobby_mod.backend()[1].watch("Table")
+    for _ in range(5000):
+        if a.game.is_over:
+            break
+        if not (play_person(a) or play_person(b)):
+            time.sleep(0.002)
+    for u in unsub:
+        u()
+    for p in (a, b, watcher):
+        p.sync()
+    store = service.state("Table")
+    assert store.is_over
+    assert a.game.totals() == b.game.totals() == watcher.game.totals() == store.totals()
+    assert len(a.game.actions) == len(watcher.game.actions) == len(service.log("Table"))
+    assert a.game.winners == store.winners
+
+
+def test_a_screen_acts_only_for_its_own_seat_and_a_refusal_changes_nothing(backend):
+    service, _ = backend
+    room, ann = service.create("Duel", "under40", {"target": 200}, "Ann")
+    bob = service.join("Duel", "Bob")
+    service.start("Duel", ann)
+    room = service.room("Duel")
+    a, b = RoomPlay(service, room, ann), RoomPlay(service, room, bob)
+    spectator = RoomPlay(service, room, None)
+    on_turn, off_turn = (a, b) if a.game.current_player == a.seat else (b, a)
+    assert on_turn.person_on_turn and not off_turn.person_on_turn
+    n = len(service.log("Duel"))
+    assert off_turn.roll() is False
+    assert "turn" in off_turn.message and len(service.log("Duel")) == n
+    assert spectator.roll() is False and spectator.key(".") is False
+    assert spectator.message == "You are watching this game."
+    assert len(service.log("Duel")) == n and len(spectator.game.actions) == n
+    # acting with the other's token refused by the service itself
+    with pytest.raises(RuleError, match="turn"):
+        service.act("Duel", off_turn.token, "roll")
+    assert on_turn.roll() is True
+    off_turn.sync()
+    spectator.sync()
+    assert len(off_turn.game.actions) == len(spectator.game.actions) == n + 1
+    assert off_turn.game.state == on_turn.game.state
+    assert off_turn.roll_id == 1  # the other screens animate the roll they are shown
+
+
+def test_seat_tags_and_banner_speak_of_this_screen(backend):
+    from dicelab.ui.words import banner
+
+    service, _ = backend
+    room, ann, bob = two_people_and_a_computer(service)
+    service.start("Table", ann)
+    room = service.room("Table")
+    a = RoomPlay(service, room, ann)
+    assert [a.seat_tag(i) for i in range(3)] == ["you", "person", "computer: chicken"]
+    service.away("Table", bob)
+    a.sync(service.room("Table"))
+    assert a.seat_tag(1) == "person, away"
+    head, _, kind = banner(a)
+    current = a.game.current_player
+    if current == 0:
+        assert kind == "you"
+    else:
+        assert kind == "cpu" and "ANN" not in head
+        assert ("(COMPUTER)" in head) == (current == 2)
+
+
+# ----- the lobby and a room's screen --------------------------------------------------------------
+def test_lobby_creates_joins_and_refuses_with_clear_messages(backend):
+    service, _ = backend
+    opened = []
+    keeper = SeatKeeper()
+    lobby = Lobby(keeper, on_open=lambda name, token: opened.append((name, token)))
+    lobby.player, lobby.game_name = "Ann", "<b>bad</b>"
+    lobby.create()
+    assert "letters, digits, spaces, - and _" in lobby.message and not opened
+    assert "&#x27;&lt;&#x27;" in lobby._msg.object and "'<'" not in lobby._msg.object
+    lobby.game_name = "x" * 41
+    lobby.create()
+    assert "at most 40 characters" in lobby.message
+    lobby.game_name, lobby.variant = "Friday game", "yahtzee"
+    lobby.settings["yahtzee"].preset = "seed"
+    lobby.create()
+    assert lobby.message == "" and opened[-1][0] == "Friday game"
+    room = service.room("friday GAME")
+    assert room.variant == "yahtzee" and room.settings["preset"] == "seed"
+    assert keeper.token(room.key) == opened[-1][1]
+    lobby.create()  # the same name again, any case
+    assert "already" in lobby.message or "taken" in lobby.message
+    # a second browser joins under a hostile name, shown as text in the list
+    other = Lobby(SeatKeeper(), on_open=lambda name, token: opened.append((name, token)))
+    other.player = "<img src=x onerror=alert(1)>"
+    other.join("Friday game")
+    assert other.message == ""
+    other.refresh()
+    shown = " ".join(getattr(o, "object", "") or "" for o in other._list.objects
+                     for o in getattr(o, "objects", [o]))
+    assert "<img" not in shown and html.escape("<img src=x onerror=alert(1)>") in shown
+    service.start("Friday game", opened[-2][1])
+    late = Lobby(SeatKeeper(), on_open=lambda name, token: opened.append((name, token)))
+    late.player = "Cleo"
+    late.join("Friday game")
+    assert "has started" in late.message
+
+
+def test_room_screen_from_waiting_list_to_table_and_back(backend):
+    service, _ = backend
+    exits = []
+    room, ann = service.create("Table", "bones", SHORT_BONES, "Ann")
+    creator = RoomScreen("Table", ann, SeatKeeper(), lobby_mod.Prefs(),
+                         on_exit=lambda: exits.append("ann"))
+    assert creator.is_creator and "waiting for the start" in creator._body.objects[0].object
+    bob = service.join("Table", "Bob")
+    guest = RoomScreen("table", bob, SeatKeeper(), lobby_mod.Prefs(),
+                       on_exit=lambda: exits.append("bob"))
+    assert not guest.is_creator and guest.seat == 1
+    guest.start()
+    assert "only the creator" in guest.message
+    creator.add_computer("gambler")
+    assert "Computer 1 (computer: gambler)" in guest._body.objects[0].object  # news arrived
+    creator.start()
+    assert creator.play is not None and guest.play is not None
+    # (the computer may be playing meanwhile: both copies catch up with the same log)
+    wait_for(lambda: creator.play.sync() >= 0 and guest.play.sync() >= 0
+             and creator.play.game.state == guest.play.game.state, what="the same table")
+    # the guest's browser goes; its seat waits; back (a reload) it reclaims it
+    guest.away()
+    assert service.room("Table").seats[1].away_since is not None
+    again = RoomScreen("Table", bob, SeatKeeper(), lobby_mod.Prefs(), on_exit=lambda: None)
+    assert again.seat == 1 and service.room("Table").seats[1].away_since is None
+    # leaving after the start leaves the seat empty (a computer takes it over later)
+    again.leave()
+    assert service.room("Table").seats[1].is_empty and again.token is None
+    creator.exit()
+    assert exits == ["ann"]
+
+
+def test_the_creator_closing_the_room_tells_the_others(backend):
+    service, _ = backend
+    room, ann = service.create("Short", "bones", SHORT_BONES, "Ann")
+    bob = service.join("Short", "Bob")
+    keeper = SeatKeeper()
+    keeper.tokens = {"short": bob}
+    guest = RoomScreen("Short", bob, keeper, lobby_mod.Prefs(), on_exit=lambda: None)
+    creator = RoomScreen("Short", ann, SeatKeeper(), lobby_mod.Prefs(), on_exit=lambda: None)
+    creator.leave()
+    assert "was closed by its creator" in guest._body.objects[0].object
+    assert keeper.token("short") is None
+    with pytest.raises(RuleError):
+        service.room("Short")
