@@ -343,9 +343,12 @@ def test_subscribers_hear_of_every_change(service):
     assert len(room_events) == 2 and len(lobby) == 5
 
 
-def test_another_redis_process_hears_of_each_action(redis_url):
-    """Two services on one Redis, as two server processes: pub/sub carries each change."""
-    a, b = RoomService(redis_url), RoomService(redis_url)
+def test_another_process_hears_of_each_action(spec):
+    """Two services on one store, as two server processes: Redis's pub/sub or the SQLite
+    file's data_version (``panel serve --num-procs``) carries each change."""
+    if spec == "memory":
+        pytest.skip("a memory store lives in one process")
+    a, b = RoomService(spec), RoomService(spec)
     heard = threading.Event()
     events = []
     tokens = table(a)
@@ -361,6 +364,13 @@ def test_another_redis_process_hears_of_each_action(redis_url):
     a.act("Table", tokens[game.current_player], "roll")
     assert heard.wait(30), f"no news of the action from the other process; heard {events}"
     assert b.state("Table").version == 1
+    made, gone = threading.Event(), threading.Event()
+    b.subscribe(None, lambda event: event.room == "brief" and (
+        gone if event.kind == "deleted" else made).set())
+    room, ann = a.create("Brief", "bones", {}, "Ann")
+    assert made.wait(30), "no news of the new room from the other process"
+    a.leave("Brief", ann)  # the creator leaving before the start closes the room
+    assert gone.wait(30), "no news of the closed room from the other process"
     a.close()
     b.close()
 

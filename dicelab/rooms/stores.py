@@ -3,6 +3,8 @@
 - ``MemoryStore``: a dict in this process (tests, notebooks); gone when the process ends.
 - ``SQLiteStore(path)``: the default. WAL mode with ``synchronous=FULL``: ``append`` returns only
   after SQLite committed (and fsync'd) the action, so a kill -9 right after loses nothing.
+  Several processes on one host may share the file (``panel serve --num-procs``): each hears
+  of the others' changes by polling SQLite's data_version (every 0.2 s).
 - ``RedisStore(url)`` (``dicelab.rooms.redis_store``): shared by several server processes or
   hosts, with pub/sub telling every process about each change.
 
@@ -253,7 +255,54 @@ class SQLiteStore(Store):
             db.execute("INSERT INTO actions VALUES (?, ?, ?)", (key, index, text))
         # the COMMIT in _Tx.__exit__ has returned: the action is on disk
 
+    # ----- news from other processes sharing the file -----------------------------------------
+    POLL = 0.2  # seconds between looks at the file's data_version
+
+    def on_remote(self, callback):
+        """Other processes (``panel serve --num-procs``) write the same file: a thread looks at
+        SQLite's data_version, which moves only for other connections' commits, and reports
+        the rooms whose revision or log length changed."""
+        self._callbacks = getattr(self, "_callbacks", [])
+        self._callbacks.append(callback)
+        if getattr(self, "_watcher", None) is None:
+            self._seen = self._snapshot()
+            self._version = self._read("PRAGMA data_version")[0][0]
+            self._stop = threading.Event()
+            self._watcher = threading.Thread(target=self._watch, name="dicelab-sqlite-news",
+                                             daemon=True)
+            self._watcher.start()
+
+    def _snapshot(self) -> dict[str, tuple[int, int]]:
+        rows = self._read("SELECT key, json_extract(room, '$.rev'), (SELECT COALESCE(MAX(idx) "
+                          "+ 1, 0) FROM actions a WHERE a.key = rooms.key) FROM rooms")
+        return {key: (rev, n) for key, rev, n in rows}
+
+    def _watch(self):
+        while not self._stop.wait(self.POLL):
+            try:
+                version = self._read("PRAGMA data_version")[0][0]
+                if version == self._version:
+                    continue
+                self._version = version
+                now = self._snapshot()
+            except sqlite3.Error:  # closed, or busy for a moment: look again later
+                continue
+            news = [(k, "deleted") for k in self._seen.keys() - now.keys()]
+            for key, (rev, n) in now.items():
+                old = self._seen.get(key)
+                if old is None or old[0] != rev:
+                    news.append((key, "room"))
+                if old is None or old[1] != n:
+                    news.append((key, "action"))
+            self._seen = now
+            for key, kind in news:
+                for callback in self._callbacks:
+                    callback(key, kind)
+
     def close(self):
+        if getattr(self, "_watcher", None) is not None:
+            self._stop.set()
+            self._watcher.join(2)
         with self._lock:
             self._db.close()
 
