@@ -2,6 +2,9 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 5006
+HOST ?= 127.0.0.1
+PROCS ?= 1
+ORIGIN ?=
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
@@ -34,8 +37,9 @@ redis-server:
 
 run: install
 	@echo "dicelab: serving on http://localhost:$(PORT)/dicelab_app"
-	$(VENV)/bin/panel serve apps/dicelab_app.py --port $(PORT) --address 127.0.0.1 \
-	  --allow-websocket-origin=localhost:$(PORT) --allow-websocket-origin=127.0.0.1:$(PORT)
+	$(VENV)/bin/panel serve apps/dicelab_app.py --port $(PORT) --address $(HOST) \
+	  --num-procs $(PROCS) --allow-websocket-origin=localhost:$(PORT) \
+	  --allow-websocket-origin=127.0.0.1:$(PORT) $(if $(ORIGIN),--allow-websocket-origin=$(ORIGIN))
 
 test: install-test chromium redis-server
 	$(PY) -m pytest -n 2 -q

@@ -289,8 +289,17 @@ class Lobby(pn.viewable.Viewer):
         self.message = ""
         return out
 
+    def _named(self) -> bool:
+        if not self.player.strip():
+            self.message = "Type your name first (as the others will see it)."
+            return False
+        return True
+
     def create(self):
         """Create the named game with this lobby's variant and rules; open it."""
+        if not self._named():
+            return
+
         def go():
             room, token = self.service.create(self.game_name, self.variant,
                                               self.settings[self.variant].to_dict(),
@@ -303,6 +312,8 @@ class Lobby(pn.viewable.Viewer):
             self._on_open(room.name, token)
 
     def join(self, name: str):
+        if not self._named():
+            return
         token = self._guard(lambda: self.service.join(name, self.player))
         if token:
             room = self.service.room(name)
@@ -466,17 +477,19 @@ class RoomScreen(pn.viewable.Viewer):
         self.exit()
 
     def exit(self):
-        """Back to the lobby (a seat is kept: return to it from there)."""
-        self.close()
+        """Back to the lobby (the seat is kept, away: return to it from there)."""
+        self.away()
         self.keeper.show_room(None)
         self._on_exit()
 
     def exit_quietly(self):
-        """Stop following the room (another screen replaces this one)."""
-        self.close()
+        """Stop following the room (another screen replaces this one); the seat is away."""
+        self.away()
 
     def away(self):
         """The browser has gone: the seat waits for it (a computer may take over later)."""
+        if self._closed:
+            return
         self.close()
         if self.token and not self._gone():
             try:
