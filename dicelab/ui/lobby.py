@@ -356,7 +356,7 @@ class Lobby(pn.viewable.Viewer):
                           for s in room.seats)
         state = "in play" if room.started else "open"
         text = pn.pane.HTML(
-            f"<div class='room-row'><b>{esc(room.name)}</b> · {VARIANT_TITLES[room.variant]} · "
+            f"<div class='room-row'><b>{esc(room.name)}</b> · "
             f"{esc(settings_title(room.variant, room.settings))} · {state}<br>"
             f"<span class='seats'>{len(room.seats)} seat{'s' if len(room.seats) != 1 else ''}:"
             f" {seats}</span></div>", stylesheets=[LOBBY_CSS], sizing_mode="stretch_width")
@@ -563,8 +563,7 @@ class RoomScreen(pn.viewable.Viewer):
         link = "?room=" + urllib.parse.quote(room.name)
         info = pn.pane.HTML(
             f"<h2 style='margin:6px 0'>{esc(room.name)}: waiting for the start</h2>"
-            f"<p>{VARIANT_TITLES[room.variant]} · "
-            f"{esc(settings_title(room.variant, room.settings))}</p>"
+            f"<p>{esc(settings_title(room.variant, room.settings))}</p>"
             f"<h3 style='margin:8px 0 2px'>Seats ({len(room.seats)} of 8)</h3>"
             f"<ol data-testid='seats'>{''.join(rows)}</ol>"
             f"<p><small>Others join from the lobby, or with this page's address: "
