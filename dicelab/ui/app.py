@@ -555,13 +555,17 @@ class DicelabApp(pn.viewable.Viewer):
         self.page.contextbar_open = not self.page.contextbar_open
 
     def _start_when_loaded(self, game):
+        self._when_loaded(lambda: self.start_game(game))
+
+    @staticmethod
+    def _when_loaded(fn):
         # Bokeh can drop the patch of a page swap made before the browser reported the page
         # ready; pn.state.onload runs at once when it has.
         if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None \
                 and not pn.state.loaded:
-            pn.state.onload(lambda: self.start_game(game))
+            pn.state.onload(fn)
         else:
-            self.start_game(game)
+            fn()
 
     def start_game(self, game):
         self._leave_screens()
@@ -627,7 +631,8 @@ class DicelabApp(pn.viewable.Viewer):
                 key = room_key(room_name(name))
             except RuleError:
                 key = None
-            self.open_room(name, self.keeper.token(key) if key else None)
+            token = self.keeper.token(key) if key else None
+            self._when_loaded(lambda: self.open_room(name, token))
 
     def _session_gone(self, session_context):
         if self.room_screen is not None:

@@ -213,7 +213,7 @@ class TurnBanner(_Base):
         head, detail, kind = words.banner(self.play)
         icon = {"you": "▶", "cpu": "⚙", "over": "★"}[kind]
         if kind == "cpu" and not self.play.is_computer(self.game.state.current):
-            icon = "⏳"  # another person's turn (a network game)
+            icon = "♟"  # another person's turn (a network game)
         return (f'<div class="banner {kind}" role="heading" aria-level="2">'
                 f'<span class="who"><span aria-hidden="true">{icon}</span> {esc(head)}</span>'
                 f'<span class="detail">{esc(detail)}</span></div>')
