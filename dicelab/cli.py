@@ -61,6 +61,10 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("serve", help="serve the web app")
     s.add_argument("--port", type=int, default=5006)
     s.add_argument("--show", action="store_true", help="open a browser")
+    s.add_argument("--address", default="127.0.0.1",
+                   help="address to listen on (0.0.0.0: every network, for a classroom)")
+    s.add_argument("--origin", action="append", default=[], metavar="HOST:PORT",
+                   help="another address browsers use to reach the server (repeatable)")
 
     s = sub.add_parser("solve", help="solve a game exactly")
     s.add_argument("variant", choices=("yahtzee",))
@@ -138,7 +142,7 @@ def cmd_simulate(args) -> int:
 def cmd_serve(args) -> int:
     from .ui import serve
 
-    serve(port=args.port, show=args.show)
+    serve(port=args.port, show=args.show, address=args.address, origins=args.origin)
     return 0
 
 

@@ -662,8 +662,10 @@ def create_app(records_path=None) -> pmui.Page:
     return DicelabApp(records_path=records_path).__panel__()
 
 
-def serve(port: int = 5006, show: bool = False, address: str = "127.0.0.1", **kwargs):
-    """Serve the app at http://localhost:PORT/dicelab_app (each session gets its own game)."""
-    origins = [f"localhost:{port}", f"127.0.0.1:{port}"]
+def serve(port: int = 5006, show: bool = False, address: str = "127.0.0.1",
+          origins: list[str] | tuple = (), **kwargs):
+    """Serve the app at http://localhost:PORT/dicelab_app (each session gets its own game);
+    ``origins``: other host:port addresses browsers use (a classroom's)."""
+    origins = [f"localhost:{port}", f"127.0.0.1:{port}", *origins]
     return pn.serve({"dicelab_app": create_app}, port=port, address=address, show=show,
                     allow_websocket_origin=origins, title="dicelab", **kwargs)
