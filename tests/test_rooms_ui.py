@@ -242,6 +242,8 @@ def test_lobby_creates_joins_and_refuses_with_clear_messages(backend):
     room = service.room("friday GAME")
     assert room.variant == "yahtzee" and room.settings["preset"] == "seed"
     assert keeper.token(room.key) == opened[-1][1]
+    assert keeper.player == "Ann"  # filled in next time
+    assert Lobby(keeper, on_open=lambda *a: None).player == "Ann"
     lobby.create()  # the same name again, any case
     assert "already" in lobby.message or "taken" in lobby.message
     # a second browser joins under a hostile name, shown as text in the list

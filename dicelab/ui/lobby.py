@@ -96,6 +96,7 @@ class SeatKeeper(JSComponent):
     room in the address bar (``?room=``) so a reload comes back to it."""
 
     tokens = param.Dict(default=None, allow_None=True, doc="The browser's tokens, once read.")
+    player = param.String(default="", doc="The name this browser last played under.")
 
     _esm = """
 export function render({ model, el }) {
@@ -104,8 +105,13 @@ export function render({ model, el }) {
     try { const t = JSON.parse(localStorage.getItem(KEY) || "{}"); return t && typeof t === "object" ? t : {}; }
     catch (e) { return {}; }
   };
+  try { model.player = (localStorage.getItem("dicelab.name") || "").slice(0, 40); } catch (e) {}
   model.tokens = read();
   model.on("msg:custom", (msg) => {
+    if (typeof msg.name === "string") {
+      try { localStorage.setItem("dicelab.name", msg.name); } catch (e) {}
+      return;
+    }
     const t = read();
     if (msg.set) t[msg.set] = msg.token;
     if (msg.drop) delete t[msg.drop];
@@ -131,6 +137,11 @@ export function render({ model, el }) {
     def drop(self, key: str) -> None:
         self.tokens = {k: v for k, v in (self.tokens or {}).items() if k != key}
         self._send_msg({"drop": key})
+
+    def remember(self, player: str) -> None:
+        """Fill in this name next time."""
+        self.player = player
+        self._send_msg({"name": player})
 
     def show_room(self, name: str | None) -> None:
         self._send_msg({"room": name or ""})
@@ -244,6 +255,8 @@ class Lobby(pn.viewable.Viewer):
             self.message = f"Network games are not available: {exc}"
         self._refresh = handoff(self.refresh)
         keeper.param.watch(lambda *_: self._refresh(), "tokens")
+        keeper.param.watch(self._remembered, "player")
+        self._remembered()
         self._draw_settings()
         self.refresh()
 
@@ -255,6 +268,10 @@ class Lobby(pn.viewable.Viewer):
         elif not on and self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+
+    def _remembered(self, *_):
+        if not self.player and self.keeper.player:
+            self.player = self.keeper.player
 
     def _heard(self, event):
         if event.kind != "action":  # seats, starts and closings change the lists
@@ -309,6 +326,7 @@ class Lobby(pn.viewable.Viewer):
         if out:
             room, token = out
             self.keeper.keep(room.key, token)
+            self.keeper.remember(room.seats[0].name)
             self._on_open(room.name, token)
 
     def join(self, name: str):
@@ -318,6 +336,7 @@ class Lobby(pn.viewable.Viewer):
         if token:
             room = self.service.room(name)
             self.keeper.keep(room.key, token)
+            self.keeper.remember(room.seats[room.seat_of(token)].name)
             self._on_open(room.name, token)
 
     def watch(self, name: str):
