@@ -1,0 +1,659 @@
+"""Network games under load: 30 sessions in 10 rooms at once, next to one lone session (same run).
+
+    .venv/bin/python benchmarks/rooms_load.py [--sessions 30] [--rooms 10] [--actions 30]
+                                              [--think 0.5] [--port P] [--json out.json]
+
+Serves ``apps/dicelab_app.py`` from one ``panel serve`` (rooms in a fresh SQLite file,
+``DICELAB_ROOMS=sqlite:///…``), seats the players directly with ``RoomService`` on that file
+(create, join, start: tokens as a browser would keep them) and opens each seat's page as
+``dicelab_app?room=<name>&anim=0&sound=off``. Every room is a Bones game of people only.
+
+Sessions are ``bokeh.client`` sessions, not browsers. A quick try on this 2-core machine with
+headless Chromium (one context per seat, the same rooms): 9 pages took 57 s and 43 CPU-s to
+open, burnt 1.1 cores while idle, and each action cost ~0.6 CPU-s of rendering per page; 30
+pages would need several cores for the browsers alone, so the browsers, not the server, would
+set the latency. A bokeh.client session speaks the server's own protocol and does what the
+page's JavaScript does, in the same messages: it sets the SeatKeeper's ``tokens`` (what
+``render()`` reads from localStorage) and the KeyBridge's ``prefers_dark``, sends
+DocumentReady, and plays with the KeyBridge's ``send_msg({key})`` event ("." roll, "0"
+stand), which is what a key press sends. The server does exactly the work it does for a browser;
+only the drawing is not done. (bokeh.client drops the data-model definitions that come with a
+Panel page, so the client defines them from that list first, as BokehJS does.)
+
+A session reads what its page shows: the turn banner, the Roll/Stand buttons (enabled = legal
+now) and the dice tray's ``view``, whose ``tick`` changes once the whole table is up to date.
+The seat on turn rolls at least ``ROLLS_PER_TURN`` times, then stands as soon as Stand is
+enabled (Bones: once on the board). It acts ``--think`` seconds after every page of its room
+shows the last action (people do not act faster than that), the first action of each room at a
+random moment within the first think time.
+
+Measured:
+- action-to-update latency: from the moment a session sends its key until every page of the
+  room shows a table with a new tick and new content (the tray without its tick differs:
+  an extra refresh of the same state does not count); p50/p95 of the lone room (one seat,
+  one session) and of the loaded rooms, and the ratio (goal: p95 within 2x of the lone one);
+- server memory per session: VmRSS of the ``panel serve`` process with every loaded session
+  open, less VmRSS just before they opened (the lone session, warm, still open), over the
+  number of sessions (goal < 30 MB);
+- lost or duplicated actions: each room's log in the store against the actions the sessions
+  sent (must be 0), and whether every page ended showing its room's final state as the store
+  has it (banner, scoreboard and dice as the app would draw them for that seat);
+- the CPU time of the server and of this client process per action (the client must not be
+  the bottleneck).
+"""
+from __future__ import annotations
+
+import argparse
+import difflib
+import html
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(ROOT))
+from _table import print_table
+
+ROLLS_PER_TURN = 2
+WARMUP = 2  # first actions of each room left out of the latency figures (checked all the same)
+OPEN_TIMEOUT = 180.0  # s for every session of a phase to show its table
+ACTION_TIMEOUT = 30.0  # s for one action to reach every page of its room
+
+
+# ----- the client: bokeh.client speaking for a page ------------------------------------------
+_defs_lock = threading.Lock()
+_installed = False
+
+
+def _install_data_model_defs() -> None:
+    """Let bokeh.client decode a Panel page: the document comes with the definitions of its
+    data models ("defs", e.g. ``KeyBridge1``), which BokehJS builds classes from but
+    ``Document.from_json`` drops; define each as a DataModel of Any properties first."""
+    global _installed
+    with _defs_lock:
+        if _installed:
+            return
+        import copy
+
+        import panel.models.esm  # noqa: F401  (Panel's and pmui's Bokeh models)
+        import panel_material_ui  # noqa: F401
+        from bokeh.core import properties as bp
+        from bokeh.core.serialization import Deserializer
+        from bokeh.document import Document
+        from bokeh.model import DataModel, Model
+
+        import dicelab.ui.lobby  # noqa: F401  (the app's own components: defined as served)
+
+        def define(defs):
+            for d in defs or []:
+                name = d.get("name")
+                if not name or name in Model.model_class_reverse_map:
+                    continue
+                props = {}
+                for p in d.get("properties", []):
+                    default = Deserializer().decode(p["default"]) if "default" in p else None
+                    props[p["name"]] = bp.Any(default=(lambda v=default: copy.deepcopy(v)))
+                type(name, (DataModel,), {"__qualified_model__": name,
+                                          "__view_model__": name,
+                                          "__module__": __name__, **props})
+
+        original = Document.from_json.__func__
+
+        def from_json(cls, doc_json):
+            with _defs_lock:
+                define(getattr(doc_json, "content", doc_json).get("defs"))
+            return original(cls, doc_json)
+
+        Document.from_json = classmethod(from_json)
+        _installed = True
+
+
+def _text(model) -> str:
+    text = getattr(model, "text", None)
+    return html.unescape(text) if isinstance(text, str) else ""
+
+
+def _tray_text(view: dict, keys) -> str:
+    """``keys`` of a dice tray's view and its dice (without their animation flag), as text."""
+    out = {k: view.get(k) for k in keys}
+    for group in ("rolled", "kept"):
+        out[group] = [{k: v for k, v in d.items() if k != "fresh"} for d in view.get(group, [])]
+    return json.dumps(out, sort_keys=True)
+
+
+def tray_content(view: dict) -> str:
+    """What the dice tray shows, without its tick and animation settings (same text = same
+    state)."""
+    return _tray_text(view, [k for k in view if k not in ("tick", "anim_ms", "sound")])
+
+
+def dice_shown(view: dict) -> str:
+    """The dice part of the tray (values, marks, labels, clickable): compared with the store's
+    final state; the announcement and roll counter depend on how updates were batched."""
+    return _tray_text(view, ("mode", "rolled_label", "badge", "badge_kind", "show_keep",
+                             "keep_label"))
+
+
+class Seat:
+    """One seat's page: a bokeh.client session of the served app, with its own IOLoop in its
+    own thread (everything that touches its document runs there)."""
+
+    def __init__(self, room: RoomGame, index: int, url: str, token: str):
+        self.room, self.index, self.url, self.token = room, index, url, token
+        self.ready = threading.Event()
+        self.closed = threading.Event()
+        self.error: str | None = None
+        self.loop = self.session = self.doc = None
+        self.tray = self.keys_model = None
+        self.tick = None
+        self.content = ""  # tray_content of the last full update
+        self.rolls_this_turn = 0
+        self.thread = threading.Thread(target=self._run, name=f"seat-{room.name}-{index}",
+                                       daemon=True)
+
+    # ----- in this seat's thread -------------------------------------------------------------
+    def _run(self):
+        from bokeh.client import pull_session
+        from bokeh.events import DocumentReady
+        from tornado.ioloop import IOLoop
+
+        try:
+            self.loop = IOLoop()
+            self.session = pull_session(url=self.url, io_loop=self.loop, arguments={
+                "room": self.room.name, "anim": "0", "sound": "off"})
+            self.doc = doc = self.session.document
+            doc.on_change(self._changed)
+            keeper = self._data_with("tokens")
+            keys = self._data_with("prefers_dark")
+            self.keys_model = next(m for m in doc.models if getattr(m, "data", None) is keys)
+            # what SeatKeeper's and KeyBridge's render() do, then Bokeh's "document idle"
+            keeper.tokens = {self.room.key: self.token}
+            keys.prefers_dark = False
+            doc.callbacks.send_event(DocumentReady())
+            self._look_for_table()
+            self.loop.add_callback(self._pump)
+            self.loop.start()  # until _pump stops it
+        except Exception as exc:  # noqa: BLE001  (reported by the phase that waits for it)
+            self.error = f"{type(exc).__name__}: {exc}"
+            self.ready.set()
+        finally:
+            self.closed.set()
+
+    async def _pump(self):
+        """Apply the server's messages to the document, one after another, until the
+        connection closes. (bokeh.client's own loop, ``_loop_until_closed``, awaits itself once
+        per message: a session of a few hundred updates overflows the stack.)"""
+        connection = self.session._connection
+        try:
+            while True:
+                message = await connection._pop_message()
+                if message is None:
+                    break
+                if message.msgtype == "PATCH-DOC":
+                    self.session._handle_patch(message)
+                    if self.tray is None:  # the document's models are complete now
+                        self._look_for_table()
+        finally:
+            self.loop.stop()
+
+    def _data_with(self, prop: str):
+        from bokeh.model import DataModel
+
+        for m in self.doc.models:
+            if isinstance(m, DataModel) and prop in m.properties():
+                return m
+        raise RuntimeError(f"no data model with {prop!r} in the page")
+
+    def _look_for_table(self):
+        for m in self.doc.models:
+            view = getattr(m, "view", None)
+            if type(m).__name__.startswith("TrayView") and isinstance(view, dict) \
+                    and view.get("mode"):
+                self.tray = m
+                self.tick = view.get("tick")
+                self.content = tray_content(view)
+                self.ready.set()
+                return
+
+    def _changed(self, event):
+        from bokeh.document.events import ModelChangedEvent
+
+        if not isinstance(event, ModelChangedEvent) or self.tray is None:
+            return
+        if event.model is not self.tray or event.attr != "view":
+            return
+        view = event.new or {}
+        if view.get("tick") == self.tick:  # the new dice first: the rest of the table follows
+            return
+        now = time.perf_counter()
+        self.tick = view.get("tick")
+        self.content = tray_content(view)
+        self.room.updated(self, now)
+
+    def _buttons(self) -> dict:
+        """{"Roll": enabled, "Stand": enabled} as the page's Controls show them."""
+        out = {}
+        for m in self.doc.models:
+            label = getattr(m, "label", None)
+            if isinstance(label, str) and label.startswith(("Roll", "Stand")) and \
+                    "disabled" in m.properties():
+                out[label.split(" ")[0]] = not m.disabled
+        return out
+
+    def _banner_kind(self) -> str:
+        for m in self.doc.models:
+            t = _text(m)
+            if 'class="banner ' in t:
+                return t.split('class="banner ', 1)[1].split('"', 1)[0]
+        return ""
+
+    def _maybe_act(self):
+        """Look at this page: on turn, roll or stand (the key a person would press)."""
+        if self._banner_kind() != "you":
+            self.rolls_this_turn = 0
+            return
+        buttons = self._buttons()
+        if buttons.get("Stand") and (self.rolls_this_turn >= ROLLS_PER_TURN
+                                     or not buttons.get("Roll")):
+            kind, key = "stand", "0"
+            self.rolls_this_turn = 0
+        elif buttons.get("Roll"):
+            kind, key = "roll", "."
+            self.rolls_this_turn += 1
+        else:
+            return
+        if not self.room.acting(self, kind):
+            return
+        from panel.models.esm import DataEvent
+
+        self.doc.callbacks.send_event(DataEvent(self.keys_model, data={"key": key}))
+
+    def _snapshot(self, out: dict, done: threading.Event):
+        banner = board = ""
+        for m in self.doc.models:
+            t = _text(m)
+            if 'class="banner ' in t:
+                banner = t
+            elif "class='board'" in t:
+                board = t
+        out.update(banner=banner, board=board, dice=dice_shown(self.tray.view or {}))
+        done.set()
+
+    def _describe(self, out: list, done: threading.Event):
+        if self.tray is None:  # still opening: what does the page say?
+            texts = [_text(m) for m in self.doc.models if _text(m)]
+            out.append("no table; the page says " + " | ".join(
+                t[:80] for t in texts if "Opening" in t or "Network game" in t or "alert" in t))
+        else:
+            out.append(f"banner {self._banner_kind()!r}, buttons {self._buttons()}, "
+                       f"tick {self.tick}")
+        done.set()
+
+    # ----- from any thread -------------------------------------------------------------------
+    def describe(self) -> str:
+        out, done = [], threading.Event()
+        self.loop.add_callback(self._describe, out, done)
+        return out[0] if done.wait(5) else "no answer"
+
+    def start(self):
+        self.thread.start()
+
+    def later(self, delay: float, fn):
+        self.loop.add_callback(lambda: self.loop.call_later(delay, fn))
+
+    def snapshot(self, timeout: float = 10.0) -> dict:
+        out, done = {}, threading.Event()
+        self.loop.add_callback(self._snapshot, out, done)
+        if not done.wait(timeout):
+            raise RuntimeError(f"{self.room.name} seat {self.index}: no snapshot")
+        return out
+
+    def close(self):
+        if self.session is not None and self.loop is not None and not self.closed.is_set():
+            self.loop.add_callback(self.session.close)
+
+
+class RoomGame:
+    """One room played to a fixed number of actions: the seat on turn acts ``think`` seconds
+    after every page showed the last action; records each action's latency to every page."""
+
+    def __init__(self, name: str, key: str, n_actions: int, think: float, first: float):
+        self.name, self.key, self.n_actions = name, key, n_actions
+        self.think, self.first = think, first
+        self.seats: list[Seat] = []
+        self.lock = threading.Lock()
+        self.sent: list[str] = []  # "roll"/"stand", in the order the seats sent them
+        self.pending: dict | None = None
+        # after the first WARMUP actions: ms until the room's last page showed an action, and
+        # until each page showed it
+        self.latencies: list[float] = []
+        self.page_latencies: list[float] = []
+        self.anomalies: list[str] = []
+        self.done = threading.Event()
+        self.last_change = time.monotonic()
+
+    def begin(self):
+        self.last_change = time.monotonic()
+        for s in self.seats:
+            s.later(self.first, s._maybe_act)
+
+    def acting(self, seat: Seat, kind: str) -> bool:
+        with self.lock:
+            if self.pending is not None or self.done.is_set():
+                self.anomalies.append(f"seat {seat.index} on turn while an action was pending")
+                return False
+            self.sent.append(kind)
+            self.pending = {"t0": time.perf_counter(), "seat": seat.index,
+                            "before": {s.index: s.content for s in self.seats},
+                            "waiting": {s.index for s in self.seats}, "ms": {}}
+            self.last_change = time.monotonic()
+            return True
+
+    def updated(self, seat: Seat, now: float):
+        with self.lock:
+            p = self.pending
+            if p is None or seat.index not in p["waiting"]:
+                return
+            if seat.content == p["before"][seat.index]:  # the same state again
+                return
+            p["waiting"].discard(seat.index)
+            p["ms"][seat.index] = (now - p["t0"]) * 1000
+            if p["waiting"]:
+                return
+            if len(self.sent) > WARMUP:
+                self.latencies.append(max(p["ms"].values()))
+                self.page_latencies.extend(p["ms"].values())
+            self.pending = None
+            self.last_change = time.monotonic()
+            if len(self.sent) >= self.n_actions:
+                self.done.set()
+                return
+        for s in self.seats:  # each looks at its own page; the one on turn acts
+            s.later(self.think, s._maybe_act)
+
+    def stalled(self, now: float) -> str | None:
+        with self.lock:
+            if self.done.is_set():
+                return None
+            if now - self.last_change > ACTION_TIMEOUT + self.think + self.first:
+                p = self.pending
+                return (f"{self.name}: action {len(self.sent)} reached no page"
+                        if p is None else
+                        f"{self.name}: action {len(self.sent)} ({self.sent[-1]}) not shown by "
+                        f"seats {sorted(p['waiting'])} after {ACTION_TIMEOUT:.0f} s")
+        return None
+
+
+# ----- the server ------------------------------------------------------------------------------
+def rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+def cpu_s(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_s() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def serve(port: int, rooms_db: Path, pace: float, log_path: Path,
+          app: Path = ROOT / "apps" / "dicelab_app.py") -> subprocess.Popen:
+    from tests.ui.conftest import wait_http
+
+    env = {**os.environ, "DICELAB_ROOMS": f"sqlite://{rooms_db}",
+           "DICELAB_ROOM_PACE": str(pace), "DICELAB_SOUND": "off",
+           "DICELAB_RECORDS": str(rooms_db.parent / "records.sqlite3")}
+    cmd = [sys.executable, "-m", "panel", "serve", str(app), "--port", str(port),
+           "--address", "127.0.0.1", f"--allow-websocket-origin=127.0.0.1:{port}"]
+    with open(log_path, "wb") as log:
+        server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        wait_http(f"http://127.0.0.1:{port}/{app.stem}")
+    except BaseException:
+        server.kill()
+        raise
+    return server
+
+
+# ----- one phase: rooms seated, sessions opened, played, checked -------------------------------
+def seat_rooms(service, prefix: str, n_rooms: int, per_room: int, n_actions: int,
+               think: float, rng: random.Random) -> list[tuple[RoomGame, list[str]]]:
+    out = []
+    for r in range(n_rooms):
+        room, token = service.create(f"{prefix} {r + 1}", "bones", {}, "Player 1")
+        tokens = [token] + [service.join(room.name, f"Player {i + 1}")
+                            for i in range(1, per_room)]
+        service.start(room.name, token)
+        out.append((RoomGame(room.name, room.key, n_actions, think, rng.uniform(0, think)),
+                    tokens))
+    return out
+
+
+def open_seats(url: str, seated) -> list[Seat]:
+    seats = []
+    for game, tokens in seated:
+        for i, token in enumerate(tokens):
+            seat = Seat(game, i, url, token)
+            game.seats.append(seat)
+            seats.append(seat)
+    for s in seats:
+        s.start()
+    end = time.monotonic() + OPEN_TIMEOUT
+    for s in seats:
+        if not s.ready.wait(max(0.0, end - time.monotonic())) or s.error:
+            raise RuntimeError(f"{s.room.name} seat {s.index} did not show its table: "
+                               f"{s.error or s.describe()}")
+    return seats
+
+
+def play(games: list[RoomGame]) -> float:
+    """Every room plays its actions at once; returns the wall time."""
+    t = time.monotonic()
+    for g in games:
+        g.begin()
+    while not all(g.done.is_set() for g in games):
+        time.sleep(0.2)
+        for g in games:
+            why = g.stalled(time.monotonic())
+            if why:
+                pages = "; ".join(f"seat {s.index}: {s.describe()}" for s in g.seats)
+                raise RuntimeError(f"{why} ({pages})")
+    return time.monotonic() - t
+
+
+def check(service, games: list[RoomGame]) -> dict:
+    """Store log vs actions sent; every page vs the store's final state of its room."""
+    from dicelab.ui.components import TurnBanner, scoreboard_html, tray_description
+    from dicelab.ui.lobby import RoomPlay
+
+    lost = dup = wrong_pages = 0
+    problems = []
+    time.sleep(0.5)  # trailing refreshes of the last action
+    for g in games:
+        logged = [type(a).__name__.lower() for a in service.log(g.name)]
+        m = difflib.SequenceMatcher(a=g.sent, b=logged, autojunk=False)
+        same = sum(b.size for b in m.get_matching_blocks())
+        lost += len(g.sent) - same
+        dup += len(logged) - same
+        if logged != g.sent:
+            problems.append(f"{g.name}: sent {g.sent}, store has {logged}")
+        room = service.room(g.name)
+        for s in g.seats:
+            rp = RoomPlay(service, room, s.token)
+            want = {"banner": TurnBanner(play=rp)._html(), "board": scoreboard_html(rp, None),
+                    "dice": dice_shown(tray_description(rp))}
+            got = s.snapshot()
+            bad = [k for k in want if want[k] not in got[k]]
+            if bad:
+                wrong_pages += 1
+                problems.append(f"{g.name} seat {s.index} shows another {', '.join(bad)}")
+        problems += [f"{g.name}: {a}" for a in g.anomalies]
+    return {"lost": lost, "duplicated": dup, "wrong_pages": wrong_pages,
+            "problems": problems}
+
+
+def close_all(seats: list[Seat]):
+    for s in seats:
+        s.close()
+    for s in seats:
+        s.closed.wait(10)
+
+
+def pct(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))]
+
+
+# ----- the whole run -----------------------------------------------------------------------------
+def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float = 0.5,
+            port: int = 0, pace: float = 0.05, seed: int | None = None,
+            workdir: Path | None = None, app: Path | None = None) -> dict:
+    """Serve the app, play the lone room then the loaded rooms; returns every number."""
+    from dicelab.rooms import RoomService
+    from tests.ui.conftest import free_port
+
+    if sessions % rooms:
+        raise ValueError("sessions must be a multiple of rooms")
+    _install_data_model_defs()
+    rng = random.Random(seed)
+    work = Path(workdir or tempfile.mkdtemp(prefix="rooms_load-"))
+    db = work / "rooms.db"
+    port = port or free_port()
+    app = Path(app or ROOT / "apps" / "dicelab_app.py").resolve()
+    url = f"http://127.0.0.1:{port}/{app.stem}"
+    server = serve(port, db, pace, work / "server.log", app)
+    service = RoomService(f"sqlite://{db}")
+    out = {"sessions": sessions, "rooms": rooms, "actions": actions, "think": think,
+           "server_log": str(work / "server.log")}
+    lone_seats = seats = []
+    try:
+        out["rss_cold"] = rss_mb(server.pid)
+        # the lone session: one room, one seat, one page
+        lone = seat_rooms(service, "lone", 1, 1, actions, think, rng)
+        lone_seats = open_seats(url, lone)
+        c0, s0 = own_cpu_s(), cpu_s(server.pid)
+        out["lone_wall"] = play([g for g, _ in lone])
+        out["lone_server_cpu"] = cpu_s(server.pid) - s0
+        out["lone_client_cpu"] = own_cpu_s() - c0
+        lone_check = check(service, [g for g, _ in lone])
+        out["lone"] = lone[0][0].latencies
+        out["lone_actions"] = len(lone[0][0].sent)
+        # the loaded rooms (the lone session stays open, idle: the baseline holds it)
+        time.sleep(1.0)
+        out["rss_before"] = rss_mb(server.pid)
+        loaded = seat_rooms(service, "load", rooms, sessions // rooms, actions, think, rng)
+        t = time.monotonic()
+        s0 = cpu_s(server.pid)
+        seats = open_seats(url, loaded)
+        out["open_wall"] = time.monotonic() - t
+        out["open_server_cpu"] = cpu_s(server.pid) - s0
+        out["rss_open"] = rss_mb(server.pid)
+        c0, s0 = own_cpu_s(), cpu_s(server.pid)
+        out["loaded_wall"] = play([g for g, _ in loaded])
+        out["loaded_server_cpu"] = cpu_s(server.pid) - s0
+        out["loaded_client_cpu"] = own_cpu_s() - c0
+        out["rss_played"] = rss_mb(server.pid)
+        loaded_check = check(service, [g for g, _ in loaded])
+        out["loaded"] = [ms for g, _ in loaded for ms in g.latencies]
+        out["loaded_actions"] = sum(len(g.sent) for g, _ in loaded)
+        out["loaded_pages"] = [ms for g, _ in loaded for ms in g.page_latencies]
+    finally:
+        close_all(lone_seats + seats)
+        service.close()
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    out["mb_per_session"] = (max(out["rss_open"], out["rss_played"]) - out["rss_before"]) \
+        / sessions
+    for k in ("lost", "duplicated", "wrong_pages"):
+        out[k] = lone_check[k] + loaded_check[k]
+    out["problems"] = lone_check["problems"] + loaded_check["problems"]
+    out["ratio_p95"] = pct(out["loaded"], .95) / pct(out["lone"], .95)
+    out["ratio_p50"] = statistics.median(out["loaded"]) / statistics.median(out["lone"])
+    return out
+
+
+def report(r: dict) -> None:
+    n_lone, n_load = len(r["lone"]), len(r["loaded"])
+    rows = [("lone: 1 session, 1 room", n_lone, f"{statistics.median(r['lone']):.0f}",
+             f"{pct(r['lone'], .95):.0f}", f"{max(r['lone']):.0f}",
+             f"{1000 * r['lone_server_cpu'] / r['lone_actions']:.0f}",
+             f"{1000 * r['lone_client_cpu'] / r['lone_actions']:.0f}"),
+            (f"loaded: {r['sessions']} sessions, {r['rooms']} rooms", n_load,
+             f"{statistics.median(r['loaded']):.0f}", f"{pct(r['loaded'], .95):.0f}",
+             f"{max(r['loaded']):.0f}",
+             f"{1000 * r['loaded_server_cpu'] / r['loaded_actions']:.0f}",
+             f"{1000 * r['loaded_client_cpu'] / r['loaded_actions']:.0f}"),
+            ("ratio loaded / lone", "", f"{r['ratio_p50']:.2f}x", f"{r['ratio_p95']:.2f}x",
+             "", "", "")]
+    print_table(f"Network games: action-to-update latency, ms until every page of the room shows "
+                f"the action ({r['actions']} actions per room, {r['think']} s think time; goal "
+                f"p95 ratio <= 2x)",
+                ["case", "actions", "p50", "p95", "max", "server CPU ms/action",
+                 "client CPU ms/action"], rows)
+    mb = r["mb_per_session"]
+    print_table("Server memory (VmRSS of panel serve) and correctness (goal < 30 MB/session, 0 "
+                "lost or duplicated)",
+                ["measure", "value"],
+                [("RSS before any session, MB", f"{r['rss_cold']:.0f}"),
+                 ("RSS with the lone session, MB", f"{r['rss_before']:.0f}"),
+                 (f"RSS with {r['sessions']} more sessions open / after play, MB",
+                  f"{r['rss_open']:.0f} / {r['rss_played']:.0f}"),
+                 ("MB per session", f"{mb:.1f}"),
+                 (f"opening {r['sessions']} sessions: wall s / server CPU s",
+                  f"{r['open_wall']:.1f} / {r['open_server_cpu']:.1f}"),
+                 ("playing, lone / loaded: wall s, server CPU s (busy %)",
+                  (f"{r['lone_wall']:.1f}, {r['lone_server_cpu']:.1f} "
+                   f"({100 * r['lone_server_cpu'] / r['lone_wall']:.0f}%) / "
+                   f"{r['loaded_wall']:.1f}, {r['loaded_server_cpu']:.1f} "
+                   f"({100 * r['loaded_server_cpu'] / r['loaded_wall']:.0f}%)")),
+                 ("lost actions", r["lost"]), ("duplicated actions", r["duplicated"]),
+                 ("pages not showing the final state", r["wrong_pages"])])
+    for p in r["problems"][:20]:
+        print("  problem:", p)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sessions", type=int, default=30)
+    ap.add_argument("--rooms", type=int, default=10)
+    ap.add_argument("--actions", type=int, default=30, help="actions per room")
+    ap.add_argument("--think", type=float, default=0.5,
+                    help="seconds a player waits after seeing the last action")
+    ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--app", type=Path, default=None,
+                    help="serve this app script instead of apps/dicelab_app.py (to compare a "
+                         "change)")
+    ap.add_argument("--json", type=Path, default=None, help="also write every number here")
+    args = ap.parse_args(argv)
+    r = measure(sessions=args.sessions, rooms=args.rooms, actions=args.actions,
+                think=args.think, port=args.port, seed=args.seed, app=args.app)
+    report(r)
+    if args.json:
+        args.json.write_text(json.dumps(r, indent=1))
+    ok = r["lost"] == r["duplicated"] == r["wrong_pages"] == 0
+    return 0 if ok and r["ratio_p95"] <= 2 and r["mb_per_session"] < 30 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
