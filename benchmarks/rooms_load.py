@@ -50,6 +50,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -531,6 +532,9 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
 
     if sessions % rooms:
         raise ValueError("sessions must be a multiple of rooms")
+    if actions <= WARMUP:
+        raise ValueError(f"more than {WARMUP} actions per room, please: the first {WARMUP} "
+                         "warm up")
     _install_data_model_defs()
     rng = random.Random(seed)
     work = Path(workdir or tempfile.mkdtemp(prefix="rooms_load-"))
@@ -540,8 +544,7 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
     url = f"http://127.0.0.1:{port}/{app.stem}"
     server = serve(port, db, pace, work / "server.log", app)
     service = RoomService(f"sqlite://{db}")
-    out = {"sessions": sessions, "rooms": rooms, "actions": actions, "think": think,
-           "server_log": str(work / "server.log")}
+    out = {"sessions": sessions, "rooms": rooms, "actions": actions, "think": think}
     lone_seats = seats = []
     try:
         out["rss_cold"] = rss_mb(server.pid)
@@ -574,6 +577,9 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
         out["loaded"] = [ms for g, _ in loaded for ms in g.latencies]
         out["loaded_actions"] = sum(len(g.sent) for g, _ in loaded)
         out["loaded_pages"] = [ms for g, _ in loaded for ms in g.page_latencies]
+    except BaseException:
+        print(f"rooms_load: the server's log and the rooms are kept in {work}", file=sys.stderr)
+        raise
     finally:
         close_all(lone_seats + seats)
         service.close()
@@ -582,6 +588,8 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
             server.wait(10)
         except subprocess.TimeoutExpired:
             server.kill()
+    if workdir is None:
+        shutil.rmtree(work, ignore_errors=True)
     out["mb_per_session"] = (max(out["rss_open"], out["rss_played"]) - out["rss_before"]) \
         / sessions
     for k in ("lost", "duplicated", "wrong_pages"):
