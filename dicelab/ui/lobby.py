@@ -208,7 +208,11 @@ class RoomPlay(Play):
             g = self.game
             new = self.service.log(self.room.name, start=len(g.actions))
             if not new:
-                self._bump()  # seats may have changed
+                seats = [(s.strategy, s.holder is None, s.away_since is None)
+                         for s in self.room.seats]
+                if seats != getattr(self, "_seats_shown", seats):
+                    self._bump()  # a seat was taken over, left or came back
+                self._seats_shown = seats
                 return 0
             self.settle()
             seat = g.state.current
@@ -216,6 +220,8 @@ class RoomPlay(Play):
             events = []
             for action in new:
                 events += g.apply(action)
+            self._seats_shown = [(s.strategy, s.holder is None, s.away_since is None)
+                                 for s in self.room.seats]
             self._shown(new[-1], events, seat, before, animate=animate)
             return len(new)
 
@@ -553,9 +559,13 @@ class RoomScreen(pn.viewable.Viewer):
         room, seat = self.room, self.seat
         who = (f"you play <b>{esc(room.seats[seat].name)}</b>" if seat is not None
                else "you are watching")
-        self._bar.object = (f"<div style='font:1.05rem system-ui,sans-serif'>Network game "
-                            f"<b>{esc(room.name)}</b> · {VARIANT_TITLES[room.variant]} · {who}"
-                            "</div>")
+        bar = (f"<div style='font:1.05rem system-ui,sans-serif'>Network game "
+               f"<b>{esc(room.name)}</b> · {VARIANT_TITLES[room.variant]} · {who}</div>")
+        shape = (bar, seat is not None, self.is_creator and not room.started)
+        if shape == getattr(self, "_bar_shape", None):
+            return  # every action refreshes the room: new buttons would go to every page
+        self._bar_shape = shape
+        self._bar.object = bar
         buttons = []
         if seat is not None:
             label = "Close this game" if self.is_creator and not room.started else "Leave game"
