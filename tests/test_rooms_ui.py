@@ -307,3 +307,18 @@ def test_the_creator_closing_the_room_tells_the_others(backend):
     assert keeper.token("short") is None
     with pytest.raises(RuleError):
         service.room("Short")
+
+
+def test_the_session_a_reload_left_behind_does_not_mark_the_seat_away(backend):
+    """A reload makes a new session that reclaims the seat; the old session ends later, and
+    its goodbye must not mark the seat of a person at the table away."""
+    service, _ = backend
+    room, ann = service.create("Table", "bones", SHORT_BONES, "Ann")
+    bob = service.join("Table", "Bob")
+    service.start("Table", ann)
+    before = RoomScreen("Table", bob, SeatKeeper(), lobby_mod.Prefs(), on_exit=lambda: None)
+    after = RoomScreen("Table", bob, SeatKeeper(), lobby_mod.Prefs(), on_exit=lambda: None)
+    before.away()  # the old session ends after the reload
+    assert service.room("Table").seats[1].away_since is None
+    after.away()  # the browser really goes
+    assert service.room("Table").seats[1].away_since is not None

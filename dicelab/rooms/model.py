@@ -117,6 +117,8 @@ class RoomSeat:
     holder: str | None = None
     strategy: str | None = None
     away_since: float | None = None
+    session: str | None = None  # the browser session that last claimed the seat (a reload
+    # makes a new one; the old one's late goodbye must not mark the seat away)
 
     @property
     def is_computer(self) -> bool:

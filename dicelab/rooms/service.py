@@ -256,21 +256,30 @@ class RoomService:
         return self.room(name).seat_of(token)
 
     # ----- dropping out and coming back ----------------------------------------------------------
-    def away(self, name: Any, token: Any) -> None:
+    def away(self, name: Any, token: Any, session: Any = None) -> None:
         """The seat's browser has gone (its session ended); it keeps the seat, and may
-        ``reclaim`` it, but after ``grace`` seconds a computer may take it over."""
+        ``reclaim`` it, but after ``grace`` seconds a computer may take it over. With
+        ``session``: only if that session still holds the seat (not after a reload)."""
         def change(room: Room):
-            room.seats[self._seat(room, token)].away_since = self.clock()
+            seat = room.seats[self._seat(room, token)]
+            if session is not None and seat.session is not None and seat.session != session:
+                return  # a newer session of the same browser sits there now
+            seat.away_since = self.clock()
 
         self._update(name, change)
 
-    def reclaim(self, name: Any, token: Any) -> int:
+    def reclaim(self, name: Any, token: Any, session: Any = None) -> int:
         """A browser that comes back (reload) with its token gets its seat back, from a computer
-        that took it over too. Returns the seat number."""
+        that took it over too; ``session`` names the browser session that now holds it.
+        Returns the seat number."""
+        if session is not None:
+            session = _text(session, "a session id", MAX_STRATEGY)
+
         def change(room: Room):
             i = self._seat(room, token)
             room.seats[i].away_since = None
             room.seats[i].strategy = None  # a person's seat: any strategy was a take-over
+            room.seats[i].session = session
             return i
 
         return self._update(name, change)

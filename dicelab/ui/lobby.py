@@ -24,6 +24,7 @@ from ..errors import RuleError
 from ..games import Seat, new_game
 from ..players import player_names
 from ..rooms import Room, RoomService
+from ..rooms.model import new_token
 from ..rooms.pacer import Pacer, default_strategy
 from ..settings import SETTINGS
 from .play import Play, Prefs
@@ -440,9 +441,9 @@ class RoomScreen(pn.viewable.Viewer):
         self.room = self.service.room(name)  # RuleError: no such game
         self.room_name = self.room.name
         self.token = token if token and self.room.seat_of(token) is not None else None
-        if self.token and self.room.seats[self.room.seat_of(self.token)].away_since is not None \
-                or self.token and self.room.seats[self.room.seat_of(self.token)].is_computer:
-            self.service.reclaim(self.room_name, self.token)  # back after a reload
+        self.session = new_token()[:16]  # this screen's claim on the seat
+        if self.token:  # this browser sits here now (back after a reload, perhaps)
+            self.service.reclaim(self.room_name, self.token, session=self.session)
             self.room = self.service.room(name)
         self.play: RoomPlay | None = None
         self._bar = pn.pane.HTML("", sizing_mode="stretch_width")
@@ -518,7 +519,7 @@ class RoomScreen(pn.viewable.Viewer):
         self.close()
         if self.token and not self._gone():
             try:
-                self.service.away(self.room_name, self.token)
+                self.service.away(self.room_name, self.token, session=self.session)
             except RuleError:
                 pass
 

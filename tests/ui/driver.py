@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import time
+from urllib.parse import quote_plus
 
 ROLL = re.compile(r"^Roll")
 STAND = re.compile(r"^(Stand|Stop)")
@@ -161,3 +162,168 @@ class App:
                 seen.append((snap["hint"], snap["odds"]))
             self.act(how, action, snap["tick"])
         raise AssertionError("the game did not end")
+
+
+# ===== network games (rooms) =====================================================================
+# What one browser sees of a room, read in one round trip: the bar, the waiting list, the dice
+# (pips per die, in the tray's order), the scoreboard rows and the history, as text.
+ROOM_SNAP = DEEP + """
+(() => {
+  const one = window.__one, deep = window.__deep;
+  const text = (e) => e ? e.textContent.replace(/\\s+/g, ' ').trim() : '';
+  const bar = deep('div').find(d => /^Network game /.test(d.textContent || '')
+                               && !d.querySelector('div'));
+  const tray = one('.tray');
+  const dice = {};
+  if (tray) for (const area of tray.querySelectorAll('.area')) {
+    const k = area.classList.contains('keep') ? 'keep' : 'rolled';
+    dice[k] = [...area.querySelectorAll('.die')].map(d => d.querySelectorAll('circle').length);
+    if (k === 'rolled') dice.label = text(area.querySelector('.area-label'));
+  }
+  const board = one('table.board');
+  const rows = board ? [...board.querySelectorAll('tbody tr')].map(tr => {
+    const [who, total] = tr.querySelectorAll('td');
+    const name = who ? [...who.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent)
+      .join('').trim() : '';
+    const tag = who && who.querySelector('.tag');
+    return {name, tag: tag ? text(tag) : '', total: Number(text(total).replace(/,/g, '')),
+            turn: tr.classList.contains('turn')};
+  }) : [];
+  const seats = one('ol[data-testid=seats]');
+  const hist = one('ol.history');
+  const banner = one('.banner');
+  return {bar: text(bar), seats: seats ? [...seats.querySelectorAll('li')].map(text) : null,
+          tick: tray ? Number(tray.dataset.tick) : -1, dice, rows,
+          banner: text(banner),
+          history: hist ? [...hist.querySelectorAll('li')].map(text) : [],
+          alerts: deep('[role=alert]').map(text).filter(Boolean)};
+})()
+"""
+
+
+class RoomApp(App):
+    """One browser (a Playwright browser context: its own localStorage, so its own seats) in
+    the lobby and the rooms of a served app; ``server`` is anything with a ``url``."""
+
+    lost_clicks = 0  # clicks the app dropped because it had redrawn the button meanwhile
+
+    def open_room_url(self, room: str | None = None, go: bool = True, wait: bool = True):
+        """Open the app (with ``?room=``: straight into that room, as after a reload).
+        ``wait=False``: only start loading; ``go=False``: only wait for a load started so."""
+        if go:
+            q = "?anim=0&sound=off" + (f"&room={quote_plus(room)}" if room else "")
+            self.page.goto(self.server.url + q, wait_until="load" if wait else "commit")
+        if not wait:
+            return self
+        self.wait_ready()
+        if room:
+            self.wait_room("(s) => s.bar.length > 0 || s.alerts.length > 0")
+        return self
+
+    def lobby(self, name: str | None = None):
+        self.page.get_by_role("button", name="Network games").click()
+        self.page.get_by_role("button", name="Create game").wait_for()
+        if name is not None:
+            self.page.get_by_label("Your name").fill(name)
+        return self
+
+    def short_rules(self, **steps: int):
+        """Open "Rules settings for the new game" and put each slider (its label, spaces as
+        underscores) that many steps above its minimum: ``short_rules(Target=2)``."""
+        first = self.page.get_by_role("slider", name=next(iter(steps)).replace("_", " "))
+        if not first.is_visible():
+            self.page.get_by_text("Rules settings for the new game").click()
+        for label, n in steps.items():
+            s = self.page.get_by_role("slider", name=label.replace("_", " "))
+            s.focus()
+            s.press("Home")
+            for _ in range(n):
+                s.press("ArrowRight")
+            want = float(s.get_attribute("min")) + n * float(s.get_attribute("step") or 1)
+            self.page.wait_for_function("([el, v]) => Number(el.value) === v",
+                                        arg=[s.element_handle(), want])
+
+    def choose_variant(self, title: str):
+        """Pick the new game's variant in the "Game" select (its menu items are list items)."""
+        select = self.page.get_by_role("combobox", name="Game")
+        select.click()
+        self.page.locator("li").filter(has_text=re.compile(f"^{re.escape(title)}$")).first.click()
+        self.page.wait_for_function("([el, t]) => el.textContent.trim() === t",
+                                    arg=[select.element_handle(), title])
+
+    def create(self, game: str, expect_ok: bool = True):
+        self.page.get_by_label("Name of a new game").fill(game)
+        self.page.get_by_role("button", name="Create game").click()
+        if expect_ok:
+            self.page.get_by_text("waiting for the start").wait_for()
+        return self
+
+    def join(self, game: str):
+        self.page.get_by_role("button", name=f"Join {game}", exact=True).click()
+        self.page.get_by_text("waiting for the start").wait_for()
+        return self
+
+    def watch(self, game: str):
+        self.page.get_by_role("button", name=f"Watch {game}", exact=True).click()
+        self.page.get_by_text("you are watching").wait_for()
+        return self
+
+    def click_until(self, button: str, done, timeout: float = 6.0) -> None:
+        """Click ``button`` until ``done()`` (a Playwright wait) returns. The room screen draws
+        its buttons anew on each change, and twice after the creator's own change: a click on
+        the button of the draw before is dropped. So click again, but only if the clicked
+        button was replaced meanwhile (else the click was seen and ``done`` failed)."""
+        for _ in range(3):
+            handle = self.page.get_by_role("button", name=button, exact=True).element_handle()
+            try:
+                handle.click(timeout=timeout * 1000)
+            except Exception:
+                if handle.evaluate("(e) => e.isConnected"):
+                    raise
+                continue  # replaced before the click: click the new one
+            try:
+                return done(timeout)
+            except Exception:
+                if handle.evaluate("(e) => e.isConnected"):
+                    raise
+                RoomApp.lost_clicks += 1
+        raise AssertionError(f"three clicks on {button!r} were lost")
+
+    def add_computer(self):
+        n = len(self.room_snap()["seats"] or [])
+        self.click_until("Add computer", lambda t: self.wait_room(
+            "(s, n) => s.seats && s.seats.length === n", n + 1, timeout=t))
+
+    def start_room(self):
+        self.click_until("Start game", lambda t: self.page.locator(
+            ".banner, [role=alert]").first.wait_for(timeout=t * 1000))
+        alerts = self.room_snap()["alerts"]
+        assert not alerts, f"the game did not start: {alerts}"
+        self.page.locator(".banner").first.wait_for()
+
+    def room_snap(self) -> dict:
+        """bar, seats (waiting list or None), tick, dice {rolled, keep: pips per die, label},
+        rows [{name, tag, total, turn}], banner, history (newest first), alerts."""
+        return self.page.evaluate(ROOM_SNAP)
+
+    def wait_room(self, predicate_js: str, arg=None, timeout: float = 15.0):
+        """Until ``predicate_js`` (a JS function of (room snap, arg)) holds."""
+        body = ROOM_SNAP.replace(DEEP, "")
+        self.page.evaluate(DEEP)
+        self.page.wait_for_function(
+            f"(arg) => {{ const s = {body}; return ({predicate_js})(s, arg); }}", arg=arg,
+            timeout=timeout * 1000, polling=50)
+        return self.room_snap()
+
+    def wait_said(self, text: str, timeout: float = 10.0) -> list[str]:
+        """Until an alert on the page holds ``text``; returns the alerts."""
+        try:
+            return self.wait_room("(s, t) => s.alerts.some(a => a.includes(t))", text,
+                                  timeout=timeout)["alerts"]
+        except Exception:
+            raise AssertionError(f"no alert says {text!r}: {self.room_snap()['alerts']}") from None
+
+    def tokens(self) -> dict:
+        """This browser's seat tokens (room key -> token), as the app keeps them."""
+        return self.page.evaluate(
+            "() => JSON.parse(localStorage.getItem('dicelab.seats') || '{}')")
