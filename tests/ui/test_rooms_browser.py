@@ -669,10 +669,9 @@ def test_kill_9_and_restart_loses_nothing(people, browser, store, tmp_path, requ
         srv = serve(records, rooms, port=srv.port)
         ref.reconnect()
         assert ref.count() == n, f"the store holds {ref.count()} actions, {n} were shown"
+        open_all([ann, bob], name)  # the same browsers: their seat tokens are kept
         for person in ("Ann", "Bob"):
-            app = ref.players[person]
-            app.open_room_url(name)
-            snap = app.wait_room("(s) => s.rows.length === 3")
+            snap = ref.players[person].wait_room("(s) => s.rows.length === 3")
             assert snap["bar"].endswith(f"you play {person}"), snap["bar"]
             for key in ("dice", "history", "rows"):
                 assert snap[key] == shown[person][key], (person, key, snap[key],
