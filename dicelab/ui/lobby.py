@@ -578,6 +578,9 @@ class RoomScreen(pn.viewable.Viewer):
 
     def _draw_waiting(self):
         room = self.room
+        if getattr(self, "_waiting_rev", None) == (room.rev, self.token):
+            return  # nothing changed: new buttons would swallow a click on the old ones
+        self._waiting_rev = (room.rev, self.token)
         rows = []
         for i, s in enumerate(room.seats):
             tags = []
