@@ -20,6 +20,7 @@ from .odds_panel import OddsPanel
 from .play import Play, Prefs
 from .records import KEYS, TITLES, RecordStore
 from .rules_text import RULES, SUMMARY
+from .words import alert_html, apply_preset
 
 VARIANTS = ("bones", "thousand", "under40", "yahtzee")
 
@@ -128,7 +129,7 @@ class StartScreen(pn.viewable.Viewer):
         self.settings = {v: SETTINGS[v]() for v in VARIANTS}
         for s in self.settings.values():
             if "preset" in s.param:
-                s.param.watch(self._preset_changed, "preset")
+                s.param.watch(apply_preset, "preset")
         self.seats = [SeatSpec(player_name="You"),
                       SeatSpec(player_name="Computer", kind=default_strategy("bones"))]
         self._cards = pmui.FlexBox(sizing_mode="stretch_width", gap="12px", flex_wrap="wrap")
@@ -198,12 +199,6 @@ class StartScreen(pn.viewable.Viewer):
         self.rules_dialog(variant).open = True
 
     # ----- settings --------------------------------------------------------------------------
-    def _preset_changed(self, event):
-        s = event.obj
-        values = s.PRESETS.get(event.new, {})
-        if values:
-            s.param.update(**values)
-
     def _draw_settings(self):
         s = self.settings[self.variant]
         widgets = {}
@@ -293,8 +288,7 @@ class StartScreen(pn.viewable.Viewer):
 
     @param.depends("message", watch=True)
     def _show_msg(self):
-        self._msg.object = (f"<div role='alert' style='color:#b71c1c;font-weight:600'>⚠ "
-                            f"{pn.util.escape(self.message)}</div>" if self.message else "")
+        self._msg.object = alert_html(self.message)
 
     def __panel__(self):
         return pn.Column(

@@ -28,6 +28,7 @@ from ..rooms.model import new_token
 from ..rooms.pacer import Pacer, default_strategy
 from ..settings import SETTINGS
 from .play import Play, Prefs
+from .words import alert_html, apply_preset
 
 log = logging.getLogger(__name__)
 esc = pn.util.escape
@@ -200,6 +201,10 @@ class RoomPlay(Play):
         self.sync()
         return True
 
+    def _seat_shape(self) -> list:
+        """What the scoreboard shows of the seats (a change means a redraw)."""
+        return [(s.strategy, s.holder is None, s.away_since is None) for s in self.room.seats]
+
     def sync(self, room: Room | None = None, animate: bool = True) -> int:
         """Catch up with the room's log; returns how many actions were new."""
         with self._sync_lock:  # outside a served session, news may come from other threads
@@ -209,8 +214,7 @@ class RoomPlay(Play):
             g = self.game
             new = self.service.log(self.room.name, start=len(g.actions))
             if not new:
-                seats = [(s.strategy, s.holder is None, s.away_since is None)
-                         for s in self.room.seats]
+                seats = self._seat_shape()
                 if seats != getattr(self, "_seats_shown", seats):
                     self._bump()  # a seat was taken over, left or came back
                 self._seats_shown = seats
@@ -221,8 +225,7 @@ class RoomPlay(Play):
             events = []
             for action in new:
                 events += g.apply(action)
-            self._seats_shown = [(s.strategy, s.holder is None, s.away_since is None)
-                                 for s in self.room.seats]
+            self._seats_shown = self._seat_shape()
             self._shown(new[-1], events, seat, before, animate=animate)
             return len(new)
 
@@ -250,7 +253,7 @@ class Lobby(pn.viewable.Viewer):
         self.settings = {v: SETTINGS[v]() for v in VARIANT_TITLES}
         for s in self.settings.values():
             if "preset" in s.param:
-                s.param.watch(self._preset, "preset")
+                s.param.watch(apply_preset, "preset")
         self._msg = pn.pane.HTML("", sizing_mode="stretch_width")
         self._list = pn.Column(sizing_mode="stretch_width")
         self._settings_box = pn.Column(sizing_mode="stretch_width")
@@ -284,11 +287,6 @@ class Lobby(pn.viewable.Viewer):
         if event.kind != "action":  # seats, starts and closings change the lists
             self._refresh()
 
-    def _preset(self, event):
-        values = event.obj.PRESETS.get(event.new, {})
-        if values:
-            event.obj.param.update(**values)
-
     @param.depends("variant", watch=True)
     def _draw_settings(self):
         s = self.settings[self.variant]
@@ -298,8 +296,7 @@ class Lobby(pn.viewable.Viewer):
 
     @param.depends("message", watch=True)
     def _show_msg(self):
-        self._msg.object = (f"<div role='alert' style='color:#b71c1c;font-weight:600'>⚠ "
-                            f"{esc(self.message)}</div>" if self.message else "")
+        self._msg.object = alert_html(self.message)
 
     # ----- actions ---------------------------------------------------------------------------
     def _guard(self, fn):
@@ -631,8 +628,7 @@ class RoomScreen(pn.viewable.Viewer):
 
     @param.depends("message", watch=True)
     def _show_msg(self):
-        self._msg.object = (f"<div role='alert' style='color:#b71c1c;font-weight:600'>⚠ "
-                            f"{esc(self.message)}</div>" if self.message else "")
+        self._msg.object = alert_html(self.message)
 
     def __panel__(self):
         return pn.Column(pmui.FlexBox(self._bar, self._buttons, align_items="center", gap="8px",

@@ -181,3 +181,18 @@ def yahtzee_hint(play, odds=None) -> str:
     if note and "Best play" in note:
         text += " " + note.split(" Holding")[0]
     return text
+
+
+def alert_html(message: str) -> str:
+    """A refusal or error as the page shows it (escaped; empty when there is none)."""
+    from html import escape
+
+    return (f"<div role='alert' style='color:#b71c1c;font-weight:600'>⚠ {escape(message)}</div>"
+            if message else "")
+
+
+def apply_preset(event) -> None:
+    """Watcher on a Settings' ``preset``: load the preset's values."""
+    values = event.obj.PRESETS.get(event.new, {})
+    if values:
+        event.obj.param.update(**values)
