@@ -7,6 +7,7 @@ so these tests wait for conditions, never for fixed times.
 from __future__ import annotations
 
 import html
+import threading
 import time
 
 import pytest
@@ -262,6 +263,27 @@ def test_lobby_creates_joins_and_refuses_with_clear_messages(backend):
     assert "has started" in late.message
 
 
+def lobby_text(lobby) -> str:
+    return " ".join(getattr(o, "object", "") or "" for o in lobby._list.objects
+                    for o in getattr(o, "objects", [o]))
+
+
+def test_lobby_rows_say_the_rules_and_redraw_only_on_a_change(backend):
+    service, _ = backend
+    service.create("Short one", "bones", SHORT_BONES, "Ann")
+    service.create("Long one", "thousand", {"target": 2000, "barrel": 1880}, "Bob")
+    lobby = Lobby(SeatKeeper(), on_open=lambda *a: None)
+    text = lobby_text(lobby)
+    assert "Bones (hypercard rules, to 1,000, on board at" in text
+    assert "Thousand (to 2000, barrel 1880)" in text
+    rows = list(lobby._list.objects)
+    lobby.refresh()  # nothing changed: the same buttons stay (a click on them is not lost)
+    assert lobby._list.objects == rows
+    service.join("Short one", "Cleo")
+    lobby.refresh()
+    assert lobby._list.objects != rows and "Cleo" in lobby_text(lobby)
+
+
 def test_room_screen_from_waiting_list_to_table_and_back(backend):
     service, _ = backend
     exits = []
@@ -322,3 +344,53 @@ def test_the_session_a_reload_left_behind_does_not_mark_the_seat_away(backend):
     assert service.room("Table").seats[1].away_since is None
     after.away()  # the browser really goes
     assert service.room("Table").seats[1].away_since is not None
+
+
+# ----- news from other threads reaches a served session ----------------------------------------
+class _Doc:
+    """Stands for a served session's Bokeh document: records which thread adds callbacks."""
+
+    session_context = object()
+
+    def __init__(self, loop):
+        self.loop, self.threads = loop, set()
+
+    def add_next_tick_callback(self, cb):
+        self.threads.add(threading.get_ident())
+        self.loop.call_soon(cb)
+
+
+def test_handoff_touches_the_document_only_from_its_event_loop():
+    """Regression: the pacer's and Redis's threads used to add document callbacks themselves,
+    which Bokeh can lose while the loop holds the document, leaving a page stale for good.
+    Now every call from any thread reaches ``fn``, and only the loop touches the document."""
+    import asyncio
+
+    from panel.io.state import set_curdoc
+
+    loop = asyncio.new_event_loop()
+    loop_thread = threading.Thread(target=loop.run_forever, daemon=True)
+    loop_thread.start()
+    doc = _Doc(loop)
+    ran = []
+
+    async def make():
+        with set_curdoc(doc):
+            return lobby_mod.handoff(lambda: ran.append(time.monotonic()))
+
+    try:
+        call = asyncio.run_coroutine_threadsafe(make(), loop).result(5)
+        for burst in range(20):
+            before = len(ran)
+            threads = [threading.Thread(target=lambda: [call() for _ in range(200)])
+                       for _ in range(4)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            wait_for(lambda: len(ran) > before, 5, f"burst {burst} to run fn")
+        assert doc.threads == {loop_thread.ident}
+        assert len(ran) < 20 * 800  # calls made while one was pending were merged
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        loop_thread.join(5)

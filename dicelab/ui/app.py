@@ -311,7 +311,7 @@ def settings_title(v: str, c) -> str:
     """The rules in force in a few words (``c``: the settings, as attributes)."""
     if v == "bones":
         extra = ", choose keepers" if c.choose_keepers else ""
-        return f"Bones ({c.preset} rules, on board at {c.min_on_board}{extra})"
+        return f"Bones ({c.preset} rules, to {c.target:,}, on board at {c.min_on_board}{extra})"
     if v == "thousand":
         return f"Thousand (to {c.target}, barrel {c.barrel or 'off'})"
     if v == "under40":
@@ -511,12 +511,7 @@ class DicelabApp(pn.viewable.Viewer):
             contextbar=[], contextbar_width=340, sidebar=[],
             theme_toggle=True, raw_css=[PAGE_CSS])
         self.page.param.watch(self._dark_theme, "dark_theme")
-        # The Page follows pn.state.busy around every event, and re-sending this page's state
-        # costs ~15 ms before each click is handled: a plain value drops that link.
-        from panel.util import edit_readonly
-
-        with edit_readonly(self.page):
-            self.page.busy = False
+        _unlink_busy(self.page)
 
     def _session_prefs(self):
         for name, attr, conv in (("pace", "pace", float), ("anim", "anim_ms", int)):
@@ -649,6 +644,20 @@ class DicelabApp(pn.viewable.Viewer):
 
     def __panel__(self):
         return self.page
+
+
+def _unlink_busy(page) -> None:
+    """A pmui Page follows ``pn.state.busy``, which is the whole server's: every event of any
+    session flipped it, and each flip ran a watcher on every Page in the process (and kept
+    pages of closed sessions alive). In a classroom that is O(sessions) work per click, and
+    everyone's busy bar flashed at every click of anyone. A plain value and no watcher."""
+    from panel.util import edit_readonly
+
+    with edit_readonly(page):
+        page.busy = False
+    for w in list(pn.state._param__private.watchers.get("busy", {}).get("value", [])):
+        if getattr(getattr(w.fn, "__self__", None), "self", None) is page:
+            pn.state.param.unwatch(w)
 
 
 def create_app(records_path=None) -> pmui.Page:

@@ -9,6 +9,7 @@ this session's document as next-tick callbacks.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import threading
@@ -27,7 +28,7 @@ from ..rooms import Room, RoomService
 from ..rooms.model import new_token
 from ..rooms.pacer import Pacer, default_strategy
 from ..settings import SETTINGS
-from .play import Play, Prefs
+from .play import Play, Prefs, held
 from .words import alert_html, apply_preset
 
 log = logging.getLogger(__name__)
@@ -62,10 +63,21 @@ def backend() -> tuple[RoomService, Pacer]:
 
 def handoff(fn):
     """``fn`` made callable from any thread: it runs later in this session's document (calls
-    made before it ran are merged into one). Outside a served session it runs at once."""
+    made before it ran are merged into one). Outside a served session it runs at once.
+
+    Another thread must not touch the document itself: while the event loop holds the
+    document (Bokeh collects events during a callback), a callback added from elsewhere can
+    be lost when the hold ends. So the call only wakes this session's event loop
+    (thread-safe), and the loop adds the document callback."""
     doc = pn.state.curdoc
     if doc is None or getattr(doc, "session_context", None) is None:
         return lambda *args: fn()
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        from tornado.ioloop import IOLoop
+
+        loop = IOLoop.current().asyncio_loop
     from panel.io.state import set_curdoc
 
     pending = threading.Event()
@@ -75,15 +87,47 @@ def handoff(fn):
         with set_curdoc(doc):
             fn()
 
+    def schedule():  # on the event loop's thread, outside any callback
+        try:
+            doc.add_next_tick_callback(run)
+        except Exception:  # the session has gone
+            pending.clear()
+
     def call(*args):
         if pending.is_set():
             return
         pending.set()
         try:
-            doc.add_next_tick_callback(run)
-        except Exception:  # the session has gone
-            pass
+            loop.call_soon_threadsafe(schedule)
+        except RuntimeError:  # the loop has closed
+            pending.clear()
     return call
+
+
+CATCH_UP_MS = 2000  # a page that somehow missed news looks at the store this often
+
+
+def every(fn, period_ms: int = CATCH_UP_MS):
+    """Run ``fn`` every ``period_ms`` in this served session; returns the stop function
+    (a no-op outside a server). A background callback: it does not flip the server's busy
+    flag (30 pages polling would keep it flapping)."""
+    doc = pn.state.curdoc
+    if doc is None or getattr(doc, "session_context", None) is None:
+        return lambda: None
+    from panel.io.callbacks import PeriodicCallback
+
+    cb = PeriodicCallback(callback=fn, period=period_ms, log=False, background=True)
+    try:
+        cb.start()
+    except Exception:  # no event loop
+        return lambda: None
+
+    def stop():
+        try:
+            cb.stop()
+        except Exception:
+            pass
+    return stop
 
 
 def settings_title(variant: str, settings: dict) -> str:
@@ -226,7 +270,9 @@ class RoomPlay(Play):
             for action in new:
                 events += g.apply(action)
             self._seats_shown = self._seat_shape()
-            self._shown(new[-1], events, seat, before, animate=animate)
+            with held():  # news from elsewhere: dice and table together, in one message
+                self._shown(new[-1], events, seat, before, animate=animate)
+                self.settle()
             return len(new)
 
 
@@ -258,6 +304,8 @@ class Lobby(pn.viewable.Viewer):
         self._list = pn.Column(sizing_mode="stretch_width")
         self._settings_box = pn.Column(sizing_mode="stretch_width")
         self._unsubscribe = None
+        self._stop_catch_up = lambda: None
+        self._shown = None  # what the list shows, to redraw only on a change
         try:
             self.service, self.pacer = backend()
         except Exception as exc:  # e.g. Redis not reachable: say so, do not crash the page
@@ -274,10 +322,12 @@ class Lobby(pn.viewable.Viewer):
         """Follow the rooms' news while the lobby is on screen."""
         if on and self._unsubscribe is None and self.service is not None:
             self._unsubscribe = self.service.subscribe(None, self._heard)
+            self._stop_catch_up = every(self.refresh)  # the net under the news
             self.refresh()
         elif not on and self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+            self._stop_catch_up()
 
     def _remembered(self, *_):
         if not self.player and self.keeper.player:
@@ -362,10 +412,14 @@ class Lobby(pn.viewable.Viewer):
             self.message = f"Could not read the games: {exc}"
             return
         mine = {k for k in (self.keeper.tokens or {})}
+        seats = [room.seat_of(self.keeper.token(room.key)) if room.key in mine else None
+                 for room in rooms]
+        shape = [(room.key, room.rev, seat) for room, seat in zip(rooms, seats)]
+        if shape == self._shown:
+            return  # nothing changed: new buttons would swallow a click on the old ones
+        self._shown = shape
         open_rows, play_rows = [], []
-        for room in rooms:
-            token = self.keeper.token(room.key) if room.key in mine else None
-            seat = room.seat_of(token) if token else None
+        for room, seat in zip(rooms, seats):
             (play_rows if room.started else open_rows).append(self._row(room, seat))
         self._list.objects = [
             pn.pane.HTML("<h3 style='margin:10px 0 4px'>Open games</h3>"),
@@ -452,6 +506,8 @@ class RoomScreen(pn.viewable.Viewer):
         self._closed = False
         self._refresh = handoff(self.refresh)
         self._unsubscribe = self.service.subscribe(self.room_name, self._refresh)
+        self._seen = None  # (room record's rev, actions) when last drawn
+        self._stop_catch_up = every(self._catch_up)
         self.pacer.watch(self.room_name)
         keeper.show_room(self.room_name)
         self.refresh()
@@ -531,6 +587,23 @@ class RoomScreen(pn.viewable.Viewer):
         if not self._closed:
             self._closed = True
             self._unsubscribe()
+            self._stop_catch_up()
+
+    def _catch_up(self):
+        """News is pushed to the page; this is the net under it (a page that missed some
+        catches up within a couple of seconds)."""
+        if self._closed:
+            return
+        shown = self._seen or (None, 0)
+        try:
+            room = self.service.room(self.room_name)
+            behind = room.rev != shown[0] or bool(self.service.log(self.room_name, shown[1]))
+        except RuleError:
+            behind = True  # closed: refresh says so
+        except Exception:  # the store is unreachable for now: try again next time
+            return
+        if behind:
+            self.refresh()
 
     # ----- drawing ---------------------------------------------------------------------------
     def refresh(self):
@@ -552,6 +625,7 @@ class RoomScreen(pn.viewable.Viewer):
         else:
             self._draw_waiting()
         self._draw_bar()
+        self._seen = (self.room.rev, len(self.play.game.actions) if self.play else 0)
 
     def _draw_bar(self):
         room, seat = self.room, self.seat

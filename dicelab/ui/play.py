@@ -4,6 +4,7 @@ rule decision is the game model's (``apply``, ``is_legal``, ``need_to_stand``...
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import weakref
 
 import panel as pn
@@ -38,6 +39,19 @@ def _defer(fn, lock: bool = False):
         asyncio.get_running_loop().call_soon(later)
     except RuntimeError:
         fn()
+
+
+@contextlib.contextmanager
+def held():
+    """In a served session: the page's changes made inside go to the browser as one message."""
+    doc = pn.state.curdoc
+    if doc is None or getattr(doc, "session_context", None) is None:
+        yield
+        return
+    from panel.io.document import hold
+
+    with hold(doc):
+        yield
 
 
 class Prefs(param.Parameterized):
@@ -300,7 +314,8 @@ class Play(param.Parameterized):
         self._bump()
 
     def _bump(self):
-        self.tick += 1
+        with held():  # every view redraws on tick: one message to the browser, not one each
+            self.tick += 1
 
     # ----- computers -------------------------------------------------------------------------
     def step_computer(self) -> bool:

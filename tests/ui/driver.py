@@ -5,6 +5,8 @@ import re
 import time
 from urllib.parse import quote_plus
 
+from playwright.sync_api import expect
+
 ROLL = re.compile(r"^Roll")
 STAND = re.compile(r"^(Stand|Stop)")
 
@@ -77,6 +79,10 @@ class App:
         btn = self.page.get_by_role("button", name=f"Choose {variant_title}")
         btn.click()
         self.page.get_by_role("button", name=f"✓ {variant_title} chosen").wait_for()
+        # the settings fields are redrawn too: typing into the previous variant's "Target"
+        # before they arrive loses the value
+        self.page.get_by_text(re.compile(rf"^Rules settings — {re.escape(variant_title)}")
+                              ).wait_for()
 
     def set_field(self, label: str, value: str):
         box = self.page.get_by_label(label, exact=True).first
@@ -84,6 +90,7 @@ class App:
         box.press("Control+A")
         box.type(value)
         box.press("Tab")
+        expect(self.page.get_by_label(label, exact=True).first).to_have_value(value)
 
     def start(self):
         self.page.get_by_role("button", name="Start new game", exact=True).click()

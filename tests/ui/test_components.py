@@ -272,3 +272,19 @@ def test_create_app_gives_a_page(tmp_path, monkeypatch):
 
     assert isinstance(page, pmui.Page)
     assert isinstance(dicelab.app(), pmui.Page)
+
+
+def test_pages_do_not_follow_the_servers_busy_flag(tmp_path, monkeypatch):
+    """pn.state.busy is the whole server's: a Page left watching it costs every session work
+    at every click anywhere (the rooms load test's latency) and flashes everyone's busy bar."""
+    import panel as pn
+
+    monkeypatch.setenv("DICELAB_RECORDS", str(tmp_path / "x.sqlite3"))
+
+    def watchers():
+        return len(pn.state._param__private.watchers.get("busy", {}).get("value", []))
+
+    before = watchers()
+    pages = [create_app() for _ in range(3)]
+    assert watchers() == before
+    assert not any(p.busy for p in pages)
