@@ -394,3 +394,27 @@ def test_handoff_touches_the_document_only_from_its_event_loop():
     finally:
         loop.call_soon_threadsafe(loop.stop)
         loop_thread.join(5)
+
+
+def test_a_stranded_write_queue_is_sent(monkeypatch):
+    """Panel can leave a page's queued messages with no task to write them (the rooms browser
+    tests saw a page stay one move behind for good); the session's periodic check sends them."""
+    from bokeh.document import Document
+    from panel.io import document as pdoc
+
+    from dicelab.ui.session import flush_stuck_writes
+
+    sent = []
+    monkeypatch.setattr(pdoc, "_dispatch_write_task", lambda doc, fn, *a: sent.append((doc, fn)))
+    doc = Document()
+    assert not flush_stuck_writes(doc) and not sent  # nothing queued
+    pdoc._WRITE_MSGS[doc] = {"conn": ["msg"]}
+    try:
+        pdoc._WRITE_BLOCK[doc] = True  # a writer is on it: leave it alone
+        assert not flush_stuck_writes(doc) and not sent
+        del pdoc._WRITE_BLOCK[doc]  # stranded
+        assert flush_stuck_writes(doc)
+        assert sent == [(doc, pdoc._dispatch_msgs)] and pdoc._WRITE_BLOCK[doc]
+    finally:
+        pdoc._WRITE_MSGS.pop(doc, None)
+        pdoc._WRITE_BLOCK.pop(doc, None)

@@ -20,6 +20,7 @@ from .odds_panel import OddsPanel
 from .play import Play, Prefs
 from .records import KEYS, TITLES, RecordStore
 from .rules_text import RULES, SUMMARY
+from .session import keep_flushing
 from .words import alert_html, apply_preset
 
 VARIANTS = ("bones", "thousand", "under40", "yahtzee")
@@ -501,6 +502,7 @@ class DicelabApp(pn.viewable.Viewer):
             self.keeper.param.watch(self._tokens_arrived, "tokens")
         if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
             pn.state.on_session_destroyed(self._session_gone)
+            keep_flushing()  # a page must never stay a message behind (see session.py)
         self.page = pmui.Page(
             title="dicelab", header=[pmui.FlexBox(self._new, self._net_btn, self._rules_btn,
                                                 self._settings_btn, gap="8px",

@@ -9,7 +9,6 @@ this session's document as next-tick callbacks.
 """
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import threading
@@ -29,6 +28,7 @@ from ..rooms.model import new_token
 from ..rooms.pacer import Pacer, default_strategy
 from ..settings import SETTINGS
 from .play import Play, Prefs, held
+from .session import every, handoff
 from .words import alert_html, apply_preset
 
 log = logging.getLogger(__name__)
@@ -59,75 +59,6 @@ def backend() -> tuple[RoomService, Pacer]:
             service = RoomService(grace=_env_float("DICELAB_ROOM_GRACE", 120.0))
             _backend = (service, Pacer(service, pace=_env_float("DICELAB_ROOM_PACE", 0.8)))
         return _backend
-
-
-def handoff(fn):
-    """``fn`` made callable from any thread: it runs later in this session's document (calls
-    made before it ran are merged into one). Outside a served session it runs at once.
-
-    Another thread must not touch the document itself: while the event loop holds the
-    document (Bokeh collects events during a callback), a callback added from elsewhere can
-    be lost when the hold ends. So the call only wakes this session's event loop
-    (thread-safe), and the loop adds the document callback."""
-    doc = pn.state.curdoc
-    if doc is None or getattr(doc, "session_context", None) is None:
-        return lambda *args: fn()
-    try:
-        loop = asyncio.get_running_loop()
-    except RuntimeError:
-        from tornado.ioloop import IOLoop
-
-        loop = IOLoop.current().asyncio_loop
-    from panel.io.state import set_curdoc
-
-    pending = threading.Event()
-
-    def run():
-        pending.clear()
-        with set_curdoc(doc):
-            fn()
-
-    def schedule():  # on the event loop's thread, outside any callback
-        try:
-            doc.add_next_tick_callback(run)
-        except Exception:  # the session has gone
-            pending.clear()
-
-    def call(*args):
-        if pending.is_set():
-            return
-        pending.set()
-        try:
-            loop.call_soon_threadsafe(schedule)
-        except RuntimeError:  # the loop has closed
-            pending.clear()
-    return call
-
-
-CATCH_UP_MS = 2000  # a page that somehow missed news looks at the store this often
-
-
-def every(fn, period_ms: int = CATCH_UP_MS):
-    """Run ``fn`` every ``period_ms`` in this served session; returns the stop function
-    (a no-op outside a server). A background callback: it does not flip the server's busy
-    flag (30 pages polling would keep it flapping)."""
-    doc = pn.state.curdoc
-    if doc is None or getattr(doc, "session_context", None) is None:
-        return lambda: None
-    from panel.io.callbacks import PeriodicCallback
-
-    cb = PeriodicCallback(callback=fn, period=period_ms, log=False, background=True)
-    try:
-        cb.start()
-    except Exception:  # no event loop
-        return lambda: None
-
-    def stop():
-        try:
-            cb.stop()
-        except Exception:
-            pass
-    return stop
 
 
 def settings_title(variant: str, settings: dict) -> str:
