@@ -368,6 +368,8 @@ def test_handoff_touches_the_document_only_from_its_event_loop():
 
     from panel.io.state import set_curdoc
 
+    from dicelab.ui.session import handoff
+
     loop = asyncio.new_event_loop()
     loop_thread = threading.Thread(target=loop.run_forever, daemon=True)
     loop_thread.start()
@@ -376,7 +378,7 @@ def test_handoff_touches_the_document_only_from_its_event_loop():
 
     async def make():
         with set_curdoc(doc):
-            return lobby_mod.handoff(lambda: ran.append(time.monotonic()))
+            return handoff(lambda: ran.append(time.monotonic()))
 
     try:
         call = asyncio.run_coroutine_threadsafe(make(), loop).result(5)

@@ -22,6 +22,7 @@ from ..games.base import MAX_NAME, MAX_SEATS
 MAX_ROOM_NAME = 40
 MAX_STRATEGY = 40
 MAX_TOKEN = 200
+MAX_SESSION = 40  # a browser session's id
 MAX_JSON = 4000  # characters of an action or a settings dict as JSON: far above any real one
 ROOM_NAME = re.compile(r"[^\W_]|[ _-]")  # a letter or digit of any script, space, - or _
 

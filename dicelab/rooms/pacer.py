@@ -14,6 +14,7 @@ import time
 from typing import Callable
 
 from ..errors import RuleError
+from .model import room_key, room_name
 from .service import RoomEvent, RoomService
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ class Pacer:
 
     def watch(self, name) -> None:
         """Look after this room (a browser opened it): its computers play from now on."""
-        key = self.service._key(name)
+        key = room_key(room_name(name))
         with self._cond:
             now = time.monotonic()
             self._due[key] = min(self._due.get(key, now), now)

@@ -29,8 +29,8 @@ from ..actions import to_json as action_to_json
 from ..errors import RuleError
 from ..games import GAMES, Game, Seat, new_game
 from ..settings import SETTINGS
-from .model import (MAX_STRATEGY, Room, RoomSeat, checked_json, new_token, player_name,
-                    room_key, room_name, same_token, token_hash)
+from .model import (MAX_SESSION, MAX_STRATEGY, Room, RoomSeat, checked_json, new_token,
+                    player_name, room_key, room_name, same_token, token_hash)
 from .stores import Conflict, Store, open_store
 
 log = logging.getLogger(__name__)
@@ -273,7 +273,7 @@ class RoomService:
         that took it over too; ``session`` names the browser session that now holds it.
         Returns the seat number."""
         if session is not None:
-            session = _text(session, "a session id", MAX_STRATEGY)
+            session = _text(session, "a session id", MAX_SESSION)
 
         def change(room: Room):
             i = self._seat(room, token)

@@ -21,7 +21,7 @@ from .play import Play, Prefs
 from .records import KEYS, TITLES, RecordStore
 from .rules_text import RULES, SUMMARY
 from .session import keep_flushing
-from .words import alert_html, apply_preset
+from .words import alert_html, apply_preset, settings_title
 
 VARIANTS = ("bones", "thousand", "under40", "yahtzee")
 
@@ -306,18 +306,6 @@ class StartScreen(pn.viewable.Viewer):
 # ----- the table ---------------------------------------------------------------------------
 def rules_title(game) -> str:
     return settings_title(game.variant, game.config)
-
-
-def settings_title(v: str, c) -> str:
-    """The rules in force in a few words (``c``: the settings, as attributes)."""
-    if v == "bones":
-        extra = ", choose keepers" if c.choose_keepers else ""
-        return f"Bones ({c.preset} rules, to {c.target:,}, on board at {c.min_on_board}{extra})"
-    if v == "thousand":
-        return f"Thousand (to {c.target}, barrel {c.barrel or 'off'})"
-    if v == "under40":
-        return f"Under40 (to {c.target:,})"
-    return f"Yahtzee ({c.preset} rules, {c.rerolls + 1} rolls)"
 
 
 class Table(pn.viewable.Viewer):

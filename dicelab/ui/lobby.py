@@ -27,9 +27,9 @@ from ..rooms import Room, RoomService
 from ..rooms.model import new_token
 from ..rooms.pacer import Pacer, default_strategy
 from ..settings import SETTINGS
-from .play import Play, Prefs, held
-from .session import every, handoff
-from .words import alert_html, apply_preset
+from .play import Play, Prefs
+from .session import every, handoff, one_message
+from .words import alert_html, apply_preset, settings_title
 
 log = logging.getLogger(__name__)
 esc = pn.util.escape
@@ -61,10 +61,9 @@ def backend() -> tuple[RoomService, Pacer]:
         return _backend
 
 
-def settings_title(variant: str, settings: dict) -> str:
-    from .app import settings_title as title
-
-    return title(variant, SimpleNamespace(**settings))
+def room_title(room: Room) -> str:
+    """The room's rules in a few words, as the table's caption says them."""
+    return settings_title(room.variant, SimpleNamespace(**room.settings))
 
 
 # ----- seat tokens in the browser ------------------------------------------------------------
@@ -141,6 +140,7 @@ class RoomPlay(Play):
         self.token = token
         self.seat = room.seat_of(token) if token else None
         self._sync_lock = threading.RLock()
+        self._seats_shown = self._seat_shape()
         super().__init__(replica(room), prefs=prefs, computers=False)
         self.sync(room, animate=False)
 
@@ -190,7 +190,7 @@ class RoomPlay(Play):
             new = self.service.log(self.room.name, start=len(g.actions))
             if not new:
                 seats = self._seat_shape()
-                if seats != getattr(self, "_seats_shown", seats):
+                if seats != self._seats_shown:
                     self._bump()  # a seat was taken over, left or came back
                 self._seats_shown = seats
                 return 0
@@ -201,9 +201,8 @@ class RoomPlay(Play):
             for action in new:
                 events += g.apply(action)
             self._seats_shown = self._seat_shape()
-            with held():  # news from elsewhere: dice and table together, in one message
-                self._shown(new[-1], events, seat, before, animate=animate)
-                self.settle()
+            with one_message():  # news from elsewhere: dice and table together
+                self._shown(new[-1], events, seat, before, animate=animate, at_once=True)
             return len(new)
 
 
@@ -365,7 +364,7 @@ class Lobby(pn.viewable.Viewer):
         state = "in play" if room.started else "open"
         text = pn.pane.HTML(
             f"<div class='room-row'><b>{esc(room.name)}</b> · "
-            f"{esc(settings_title(room.variant, room.settings))} · {state}<br>"
+            f"{esc(room_title(room))} · {state}<br>"
             f"<span class='seats'>{len(room.seats)} seat{'s' if len(room.seats) != 1 else ''}:"
             f" {seats}</span></div>", stylesheets=[LOBBY_CSS], sizing_mode="stretch_width")
         buttons = []
@@ -438,6 +437,7 @@ class RoomScreen(pn.viewable.Viewer):
         self._refresh = handoff(self.refresh)
         self._unsubscribe = self.service.subscribe(self.room_name, self._refresh)
         self._seen = None  # (room record's rev, actions) when last drawn
+        self._bar_shape = self._waiting_rev = None  # what the bar and waiting list show
         self._stop_catch_up = every(self._catch_up)
         self.pacer.watch(self.room_name)
         keeper.show_room(self.room_name)
@@ -521,8 +521,9 @@ class RoomScreen(pn.viewable.Viewer):
             self._stop_catch_up()
 
     def _catch_up(self):
-        """News is pushed to the page; this is the net under it (a page that missed some
-        catches up within a couple of seconds)."""
+        """News is pushed to the page; this is the net under it: Redis pub/sub drops what
+        is published while a subscriber reconnects, so a page that missed news catches up
+        from the store within a couple of seconds."""
         if self._closed:
             return
         shown = self._seen or (None, 0)
@@ -565,7 +566,7 @@ class RoomScreen(pn.viewable.Viewer):
         bar = (f"<div style='font:1.05rem system-ui,sans-serif'>Network game "
                f"<b>{esc(room.name)}</b> · {VARIANT_TITLES[room.variant]} · {who}</div>")
         shape = (bar, seat is not None, self.is_creator and not room.started)
-        if shape == getattr(self, "_bar_shape", None):
+        if shape == self._bar_shape:
             return  # every action refreshes the room: new buttons would go to every page
         self._bar_shape = shape
         self._bar.object = bar
@@ -580,7 +581,7 @@ class RoomScreen(pn.viewable.Viewer):
 
     def _draw_waiting(self):
         room = self.room
-        if getattr(self, "_waiting_rev", None) == (room.rev, self.token):
+        if self._waiting_rev == (room.rev, self.token):
             return  # nothing changed: new buttons would swallow a click on the old ones
         self._waiting_rev = (room.rev, self.token)
         rows = []
@@ -598,7 +599,7 @@ class RoomScreen(pn.viewable.Viewer):
         link = "?room=" + urllib.parse.quote(room.name)
         info = pn.pane.HTML(
             f"<h2 style='margin:6px 0'>{esc(room.name)}: waiting for the start</h2>"
-            f"<p>{esc(settings_title(room.variant, room.settings))}</p>"
+            f"<p>{esc(room_title(room))}</p>"
             f"<h3 style='margin:8px 0 2px'>Seats ({len(room.seats)} of 8)</h3>"
             f"<ol data-testid='seats'>{''.join(rows)}</ol>"
             f"<p><small>Others join from the lobby, or with this page's address: "

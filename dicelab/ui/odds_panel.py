@@ -4,7 +4,6 @@ from __future__ import annotations
 import html
 
 import panel as pn
-import param
 from bokeh.models import (BoxAnnotation, ColumnDataSource, Label, LabelSet, NumeralTickFormatter,
                           Range1d, Span)
 from bokeh.plotting import figure

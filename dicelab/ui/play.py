@@ -4,7 +4,6 @@ rule decision is the game model's (``apply``, ``is_legal``, ``need_to_stand``...
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import weakref
 
 import panel as pn
@@ -13,45 +12,7 @@ import param
 from ..actions import Reroll, Roll, Score, Stand
 from ..errors import RuleError
 from ..games.base import Game
-
-
-def _defer(fn, lock: bool = False):
-    """Run ``fn`` after the current callback, with this session's document (``lock``: as a
-    Bokeh next-tick callback, for changes to the page). Scheduling a session callback while
-    Bokeh holds a callback's events can drop the patch that sends new models to the browser,
-    so the scheduling itself waits for the event loop."""
-    doc = pn.state.curdoc
-    if doc is None or getattr(doc, "session_context", None) is None:
-        fn()
-        return
-    from panel.io.state import set_curdoc
-
-    def run():
-        with set_curdoc(doc):
-            fn()
-
-    def later():
-        if lock:
-            doc.add_next_tick_callback(run)
-        else:
-            run()
-    try:
-        asyncio.get_running_loop().call_soon(later)
-    except RuntimeError:
-        fn()
-
-
-@contextlib.contextmanager
-def held():
-    """In a served session: the page's changes made inside go to the browser as one message."""
-    doc = pn.state.curdoc
-    if doc is None or getattr(doc, "session_context", None) is None:
-        yield
-        return
-    from panel.io.document import hold
-
-    with hold(doc):
-        yield
+from .session import defer, one_message
 
 
 class Prefs(param.Parameterized):
@@ -276,8 +237,10 @@ class Play(param.Parameterized):
         self._shown(action, events, seat, before_turn_total)
         return True
 
-    def _shown(self, action, events, seat, before_turn_total, animate: bool = True):
-        """After ``action`` (played by ``seat``) was applied: what the views need to know."""
+    def _shown(self, action, events, seat, before_turn_total, animate: bool = True,
+               at_once: bool = False):
+        """After ``action`` (played by ``seat``) was applied: what the views need to know
+        (``at_once``: the whole table now, in one message, not the dice first)."""
         g = self.game
         rolls = [e for e in events if e.data.get("dice") is not None] if animate else []
         with param.parameterized.batch_call_watchers(self):
@@ -298,7 +261,10 @@ class Play(param.Parameterized):
         # of the table follows on the next turn of the event loop (never a roll behind: the
         # next action settles first)
         self._unsettled = (events, seat, before_turn_total)
-        _defer(self.settle, lock=True)
+        if at_once:
+            self.settle()
+        else:
+            defer(self.settle, lock=True)
         self._schedule()
 
     def settle(self):
@@ -314,7 +280,7 @@ class Play(param.Parameterized):
         self._bump()
 
     def _bump(self):
-        with held():  # every view redraws on tick: one message to the browser, not one each
+        with one_message():  # every view redraws on tick: one message to the browser, not one each
             self.tick += 1
 
     # ----- computers -------------------------------------------------------------------------
@@ -340,7 +306,7 @@ class Play(param.Parameterized):
 
     def _schedule(self):
         if self._want_cb() != (self._cb is not None):
-            _defer(self._reconcile)
+            defer(self._reconcile)
 
     def _reconcile(self):
         """Start or stop the computers' periodic callback to match the game."""
@@ -389,7 +355,7 @@ class Play(param.Parameterized):
             def repace():
                 if self._cb is not None:
                     self._cb.period = max(int(event.new * 1000), 20)
-            _defer(repace)
+            defer(repace)
 
     def close(self):
         """Stop the computer pacing (a new game replaces this one)."""

@@ -1,11 +1,66 @@
-"""Plumbing of a served session: news from other threads, periodic checks, and a guard
-against a Panel write queue that can stall (see ``flush_stuck_writes``)."""
+"""Plumbing of a served session, in one place: running code later on the session's event loop
+(from its own callbacks or from other threads), sending a page's changes as one message,
+periodic checks, and a guard against a Panel write queue that can stall."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 
 import panel as pn
+
+
+def served_doc():
+    """This session's Bokeh document when served by a server (None in a script or notebook)."""
+    doc = pn.state.curdoc
+    return doc if doc is not None and getattr(doc, "session_context", None) is not None \
+        else None
+
+
+def _next_tick(doc, fn) -> None:
+    """On the event loop's thread: ``fn`` as a next-tick callback, with ``doc`` as curdoc."""
+    from panel.io.state import set_curdoc
+
+    def run():
+        with set_curdoc(doc):
+            fn()
+    doc.add_next_tick_callback(run)
+
+
+def defer(fn, lock: bool = False) -> None:
+    """Run ``fn`` after the current callback, with this session's document (``lock``: as a
+    Bokeh next-tick callback, for changes to the page); at once outside a server. Scheduling
+    a session callback while Bokeh holds a callback's events can drop the patch that sends
+    new models to the browser, so the scheduling itself waits for the event loop."""
+    doc = served_doc()
+    try:
+        loop = asyncio.get_running_loop() if doc is not None else None
+    except RuntimeError:
+        loop = None
+    if loop is None:
+        fn()
+    elif lock:
+        loop.call_soon(_next_tick, doc, fn)
+    else:
+        from panel.io.state import set_curdoc
+
+        def run():
+            with set_curdoc(doc):
+                fn()
+        loop.call_soon(run)
+
+
+@contextlib.contextmanager
+def one_message():
+    """In a served session: the page's changes made inside go to the browser as one message."""
+    doc = served_doc()
+    if doc is None:
+        yield
+        return
+    from panel.io.document import hold
+
+    with hold(doc):
+        yield
 
 
 def handoff(fn):
@@ -16,8 +71,8 @@ def handoff(fn):
     document (Bokeh collects events during a callback), a callback added from elsewhere can
     be lost when the hold ends. So the call only wakes this session's event loop
     (thread-safe), and the loop adds the document callback."""
-    doc = pn.state.curdoc
-    if doc is None or getattr(doc, "session_context", None) is None:
+    doc = served_doc()
+    if doc is None:
         return lambda *args: fn()
     try:
         loop = asyncio.get_running_loop()
@@ -25,18 +80,15 @@ def handoff(fn):
         from tornado.ioloop import IOLoop
 
         loop = IOLoop.current().asyncio_loop
-    from panel.io.state import set_curdoc
-
     pending = threading.Event()
 
     def run():
         pending.clear()
-        with set_curdoc(doc):
-            fn()
+        fn()
 
     def schedule():  # on the event loop's thread, outside any callback
         try:
-            doc.add_next_tick_callback(run)
+            _next_tick(doc, run)
         except Exception:  # the session has gone
             pending.clear()
 
@@ -55,8 +107,7 @@ def every(fn, period_ms: int = 2000):
     """Run ``fn`` every ``period_ms`` in this served session; returns the stop function
     (a no-op outside a server). A background callback: it does not flip the server's busy
     flag (30 pages polling would keep it flapping)."""
-    doc = pn.state.curdoc
-    if doc is None or getattr(doc, "session_context", None) is None:
+    if served_doc() is None:
         return lambda: None
     from panel.io.callbacks import PeriodicCallback
 
@@ -99,5 +150,5 @@ def flush_stuck_writes(doc=None) -> bool:
 
 def keep_flushing(period_ms: int = 1000):
     """Check this session's write queue every ``period_ms``; returns the stop function."""
-    doc = pn.state.curdoc
+    doc = served_doc()
     return every(lambda: flush_stuck_writes(doc), period_ms)

@@ -196,3 +196,15 @@ def apply_preset(event) -> None:
     values = event.obj.PRESETS.get(event.new, {})
     if values:
         event.obj.param.update(**values)
+
+
+def settings_title(v: str, c) -> str:
+    """The rules in force in a few words (``c``: the settings, as attributes)."""
+    if v == "bones":
+        extra = ", choose keepers" if c.choose_keepers else ""
+        return f"Bones ({c.preset} rules, to {c.target:,}, on board at {c.min_on_board}{extra})"
+    if v == "thousand":
+        return f"Thousand (to {c.target}, barrel {c.barrel or 'off'})"
+    if v == "under40":
+        return f"Under40 (to {c.target:,})"
+    return f"Yahtzee ({c.preset} rules, {c.rerolls + 1} rolls)"

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import re
-import time
 from urllib.parse import quote_plus
 
 from playwright.sync_api import expect
