@@ -224,6 +224,11 @@ def test_seat_tags_and_banner_speak_of_this_screen(backend):
 
 
 # ----- the lobby and a room's screen --------------------------------------------------------------
+def lobby_text(lobby) -> str:
+    return " ".join(getattr(o, "object", "") or "" for o in lobby._list.objects
+                    for o in getattr(o, "objects", [o]))
+
+
 def test_lobby_creates_joins_and_refuses_with_clear_messages(backend):
     service, _ = backend
     opened = []
@@ -253,19 +258,13 @@ def test_lobby_creates_joins_and_refuses_with_clear_messages(backend):
     other.join("Friday game")
     assert other.message == ""
     other.refresh()
-    shown = " ".join(getattr(o, "object", "") or "" for o in other._list.objects
-                     for o in getattr(o, "objects", [o]))
+    shown = lobby_text(other)
     assert "<img" not in shown and html.escape("<img src=x onerror=alert(1)>") in shown
     service.start("Friday game", opened[-2][1])
     late = Lobby(SeatKeeper(), on_open=lambda name, token: opened.append((name, token)))
     late.player = "Cleo"
     late.join("Friday game")
     assert "has started" in late.message
-
-
-def lobby_text(lobby) -> str:
-    return " ".join(getattr(o, "object", "") or "" for o in lobby._list.objects
-                    for o in getattr(o, "objects", [o]))
 
 
 def test_lobby_rows_say_the_rules_and_redraw_only_on_a_change(backend):
