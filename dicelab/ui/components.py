@@ -188,8 +188,7 @@ class DiceTray(_Base):
                               sizing_mode="stretch_width")
         # roll_id: the new dice at once; tick: after every other view (precedence), so the
         # tray's data-tick says the whole table is up to date
-        self.play.param.watch(self._update, ["roll_id"])
-        self.play.param.watch(self._update, ["tick"], precedence=10)
+        self.play.param.watch(self._update, ["roll_id", "tick"], precedence=10)
         self.play.prefs.param.watch(self._update, ["sound", "anim_ms"])
 
     def _update(self, *_):

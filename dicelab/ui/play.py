@@ -257,13 +257,13 @@ class Play(param.Parameterized):
             if self.variant == "yahtzee" and (new.current != seat or not new.rolls):
                 self.held = ()
             self.keep = None
-        # two steps: the dice tray watches roll_id and goes to the browser at once; the rest
-        # of the table follows on the next turn of the event loop (never a roll behind: the
-        # next action settles first)
-        self._unsettled = (events, seat, before_turn_total)
-        if at_once:
-            self.settle()
-        else:
+            self._unsettled = (events, seat, before_turn_total)
+            if at_once:  # in the same batch: each view redraws once
+                self.settle()
+        # otherwise two steps: the dice tray watches roll_id and goes to the browser at once;
+        # the rest of the table follows on the next turn of the event loop (never a roll
+        # behind: the next action settles first)
+        if not at_once:
             defer(self.settle, lock=True)
         self._schedule()
 
