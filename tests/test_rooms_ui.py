@@ -158,6 +158,8 @@ def test_two_screens_play_a_whole_game_and_agree_with_the_store(backend):
     a, b = RoomPlay(service, room, ann), RoomPlay(service, room, bob)
     watcher = RoomPlay(service, room, None)
     unsub = [service.subscribe("Table", lambda e, p=p: p.sync()) for p in (a, b, watcher)]
+    for p in (a, b, watcher):  # the pacer may have played before the subscriptions: catch up
+        p.sync()
     lobby_mod.backend()[1].watch("Table")
     for _ in range(5000):
         if a.game.is_over:
@@ -169,7 +171,10 @@ def test_two_screens_play_a_whole_game_and_agree_with_the_store(backend):
     for p in (a, b, watcher):
         p.sync()
     store = service.state("Table")
-    assert store.is_over
+    on_turn = store.names[store.current_player]
+    assert store.is_over, (f"stuck at {len(store.actions)} actions, {on_turn} on turn; screens "
+                           f"have {len(a.game.actions)}/{len(b.game.actions)}; "
+                           f"said {a.message!r} / {b.message!r}")
     assert a.game.totals() == b.game.totals() == watcher.game.totals() == store.totals()
     assert len(a.game.actions) == len(watcher.game.actions) == len(service.log("Table"))
     assert a.game.winners == store.winners
