@@ -45,8 +45,16 @@ def yahtzee_boxes(dice, preset: str = "official") -> dict[str, int]:
 
 
 __all__ = ["score", "yahtzee_boxes", "RollScore", "RuleError", "Roll", "Stand", "Reroll",
-           "Score", "parse_action", "new_game", "load_game", "Game", "Seat", "GAMES",
+           "Score", "parse_action", "review", "new_game", "load_game", "Game", "Seat", "GAMES",
            "VARIANTS"]
+
+
+def review(game, seat: str | None = None):
+    """What each decision of ``game`` (a Game or a saved game's JSON) cost: a
+    ``dicelab.coach.Review`` (a table in a notebook)."""
+    from .coach import review as _review
+
+    return _review(game, seat)
 
 
 def app(records_path=None):

@@ -1,0 +1,646 @@
+"""The coach: what each decision of a game cost, and a review of the whole game (issue 17).
+
+A game is seed + actions, so it is replayed through the game's own ``apply`` and, before each
+action, the options of the player on turn are valued by the variant's exact solver:
+
+- Bones, Thousand: expected points of the rest of the turn (``odds.fivedice.turn_readout``;
+  with choose_keepers every way to set dice aside, ``keep_values``);
+- Under40 (two players): chance to win the round (``odds.under40.round_readout``);
+- Yahtzee: expected final score (the solved table's ``advise``: every keep and every box).
+
+A state where the rules leave one option is not a decision. What a choice lost is the best
+option's value minus the chosen one's (0 for the best, never negative). The value of an option
+comes from a small per-variant ``ValueSource``; more sources (the chance to win the game, once
+play-to-win tables exist) register in ``SOURCES`` and add their own columns.
+
+    review = dicelab.review(game)      # a Game, a saved game's JSON (text or dict)
+    review.seats["Ann"].lost           # value lost in all
+    print(review.text())               # or review in a notebook: a table
+"""
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .actions import Reroll, Roll, Score, Stand
+from .errors import RuleError
+from .games.base import Game, load_game
+
+__all__ = ["Option", "Decision", "Entry", "SeatSummary", "Review", "ValueSource", "SOURCES",
+           "decision", "review", "hint_text"]
+
+
+# ----- values ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Option:
+    """One thing the player could do, valued: ``key`` identifies it (``("roll",)``,
+    ``("keep", (5, 5, 5))``, ``("box", "full_house")``), ``label`` says it in words."""
+
+    key: tuple
+    label: str
+    value: float
+    detail: dict = field(default_factory=dict, compare=False)
+
+
+class ValueSource:
+    """How one variant values the options of a decision (a strategy object: subclass it)."""
+
+    name = "value"        # column name
+    unit = "points"       # what a value measures, in words
+    tolerance = 0.01      # a loss above this is a mistake
+    tolerance_words = "0.01 points"
+
+    def supports(self, game: Game) -> str | None:
+        """None if this source can value ``game``'s decisions, else why not."""
+        return None
+
+    def options(self, game: Game) -> list[Option]:
+        """The distinct options of the player on turn now, valued."""
+        raise NotImplementedError
+
+    def key_of(self, game: Game, action) -> tuple:
+        """The option ``action`` is, in ``game`` now (before it is applied)."""
+        raise NotImplementedError
+
+    def state_words(self, game: Game) -> str:
+        raise NotImplementedError
+
+    def why(self, d: "Decision", chosen: Option, best: Option) -> str:
+        """One plain sentence on why ``best`` was better than ``chosen``."""
+        return (f"{_cap(best.label)} is worth {self.fmt(best.value)}, "
+                f"{chosen.label} {self.fmt(chosen.value)}.")
+
+    def fmt(self, value: float) -> str:
+        return f"{value:,.1f}"
+
+    def fmt_loss(self, value: float) -> str:
+        return f"{value:,.1f} {self.unit_short}"
+
+    unit_short = "points"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.0f}%" if abs(100 * p - round(100 * p)) < 0.05 or p > 0.1 else \
+        f"{100 * p:.1f}%"
+
+
+# ----- Bones and Thousand ------------------------------------------------------------------------
+class FiveDiceSource(ValueSource):
+    """Expected points of the rest of the turn (odds.fivedice: the gain to the banked total)."""
+
+    name = "points"
+    unit = "expected points of the turn"
+    unit_short = "points"
+
+    def _situation(self, game) -> dict:
+        st = game.state
+        seat = st.current
+        out = {"on_board": st.on_board[seat], "banked": st.totals[seat]}
+        if game.variant == "thousand":
+            out.update(on_barrel=st.on_barrel[seat], barrel_turns=st.barrel_turns[seat],
+                       bolts=st.bolts[seat])
+        return out
+
+    def options(self, game) -> list[Option]:
+        from .odds.fivedice import bust_chance, keep_values, readout_for
+
+        st = game.state
+        if st.phase != "decide":
+            return []
+        if not game.choose_keepers():
+            r = readout_for(game.config, st)
+            detail = {"turn_total": st.turn_total, "dice_left": st.dice_left,
+                      "hot": st.hot_dice, "bust": r.bust_chance, "readout": r}
+            opts = [Option(("roll", None), "rolling", r.roll_value, detail)]
+            if r.may_stand:
+                opts.append(Option(("stand", None), "standing", r.stand_value, detail))
+            return opts
+        opts = []
+        auto = self._auto_keep(st)
+        for keep, r in keep_values(game.config, st.dice, st.before_total,
+                                   **self._situation(game)):
+            words = " ".join(map(str, keep))
+            key = None if keep == auto else keep
+            detail = {"turn_total": r.turn_total, "dice_left": r.dice_left, "hot": r.hot_dice,
+                      "bust": float(bust_chance(game.config, r.dice_left)), "readout": r,
+                      "keep": keep}
+            opts.append(Option(("roll", key), f"setting aside {words} and rolling",
+                               r.roll_value, detail))
+            if r.may_stand:
+                opts.append(Option(("stand", key), f"setting aside {words} and standing",
+                                   r.stand_value, detail))
+        return opts
+
+    @staticmethod
+    def _auto_keep(st) -> tuple:
+        return tuple(sorted(d for d, c in zip(st.dice, st.counting) if c))
+
+    def key_of(self, game, action) -> tuple:
+        kind = "stand" if isinstance(action, Stand) else "roll"
+        if action.keep is None or not game.choose_keepers():
+            return (kind, None)
+        keep = tuple(sorted(game.state.dice[p] for p in action.keep))
+        return (kind, None if keep == self._auto_keep(game.state) else keep)
+
+    def state_words(self, game) -> str:
+        st = game.state
+        n = st.dice_left
+        dice = f"hot dice, all 5 to roll" if st.hot_dice else \
+            f"{n} {'die' if n == 1 else 'dice'} to roll"
+        text = f"turn total {st.turn_total}, {dice}, banked {st.totals[st.current]:,}"
+        goal = game.stand_goal()
+        need, _ = game.need_to_stand()
+        if goal != "stand" and need:
+            text += f" (needs {need} to {goal})"
+        if game.choose_keepers():
+            text += f"; rolled {' '.join(map(str, st.dice))}"
+        return text
+
+    def why(self, d, chosen, best) -> str:
+        def phrase(o: Option) -> str:
+            t = o.detail["turn_total"]
+            if o.key[0] == "stand":
+                gain = self.fmt(o.value)
+                verb = "keeps" if gain == f"{t:,}" else "gains"
+                return f"{o.label} on {t:,} {verb} {gain}"
+            return f"{o.label} is worth {self.fmt(o.value)}"
+
+        det = chosen.detail if chosen.key[0] == "roll" else best.detail
+        n, p = det["dice_left"], det["bust"]
+        dice = "hot dice (all 5)" if det["hot"] else f"{n} {'die' if n == 1 else 'dice'}"
+        return f"With {dice} a bust is {_pct(p)} likely; {phrase(best)}, {phrase(chosen)}."
+
+    def fmt(self, value: float) -> str:
+        return f"{value:,.0f}" if abs(value - round(value)) < 1e-9 else f"{value:,.1f}"
+
+
+# ----- Under40 -----------------------------------------------------------------------------------
+class Under40Source(ValueSource):
+    """Chance to win the round (odds.under40, exact for two players)."""
+
+    name = "round_win"
+    unit = "chance to win the round"
+    unit_short = "points of round-win chance"
+    tolerance = 1e-4
+    tolerance_words = "0.01 percentage points"
+
+    def supports(self, game) -> str | None:
+        if game.n_seats != 2:
+            return (f"Under40 round odds are exact for two players; this game has "
+                    f"{game.n_seats}, so its decisions are not reviewed")
+        return None
+
+    def _scores(self, game) -> tuple[int, int]:
+        st = game.state
+        me = st.current
+        return st.round_scores[me], st.round_scores[1 - me]
+
+    def options(self, game) -> list[Option]:
+        from .odds.under40 import bust_chance, round_readout
+
+        st = game.state
+        if st.phase != "decide":
+            return []
+        m, o = self._scores(game)
+        r = round_readout(m, o)
+        detail = {"score": m, "other": o, "bust": float(bust_chance(m)), "readout": r}
+        opts = [Option(("roll",), "rolling on", float(r.roll_win), detail)]
+        if r.may_stop:
+            opts.append(Option(("stop",), "stopping", float(r.stop_win), detail))
+        return opts
+
+    def key_of(self, game, action) -> tuple:
+        return ("stop",) if isinstance(action, Stand) else ("roll",)
+
+    def state_words(self, game) -> str:
+        m, o = self._scores(game)
+        other = game.names[1 - game.state.current]
+        return f"round score {m} against {other}'s {o}"
+
+    def why(self, d, chosen, best) -> str:
+        det = best.detail
+        return (f"At {det['score']} against {det['other']} a roll goes over 40 "
+                f"{_pct(det['bust'])} of the time; {best.label} wins the round "
+                f"{self.fmt(best.value)} of the time, {chosen.label} {self.fmt(chosen.value)}.")
+
+    def fmt(self, value: float) -> str:
+        return f"{100 * value:.1f}%"
+
+    def fmt_loss(self, value: float) -> str:
+        return f"{100 * value:.1f} points of round-win chance"
+
+
+# ----- Yahtzee -----------------------------------------------------------------------------------
+class YahtzeeSource(ValueSource):
+    """Expected final score (the solved table of the game's rules; the player's own card)."""
+
+    name = "final_score"
+    unit = "expected final score"
+    unit_short = "points"
+
+    def table(self, game):
+        from .odds.yahtzee import solve
+
+        return solve(game.settings, progress=False)
+
+    def _card(self, game):
+        card = game.card()
+        return [b for b, v in card.items() if v is None], game.upper_total(), card["yahtzee"]
+
+    def options(self, game) -> list[Option]:
+        from .rules.yahtzee import LABELS
+
+        st = game.state
+        if not st.rolls:
+            return []
+        table = self.table(game)
+        open_boxes, upper, ybox = self._card(game)
+        advice = table.advise(open_boxes, upper, ybox, st.dice, game.rerolls_left)
+        base = game.total()
+        opts = []
+        for kept, v in advice.keeps.items():
+            if len(kept) == 5:
+                continue  # keeping every die is no re-roll: not an action of the game
+            words = " ".join(map(str, kept)) if kept else "nothing"
+            opts.append(Option(("keep", kept), f"keeping {words} and re-rolling "
+                               f"{5 - len(kept)}", base + v, {"advice": advice}))
+        for box, v in advice.boxes.items():
+            opts.append(Option(("box", box), f"scoring {advice.points[box]} in {LABELS[box]}",
+                               base + v, {"advice": advice}))
+        if game.config.filled_box_wastes_round and len(open_boxes) < 13:
+            # naming a filled box scores nothing and the same card starts the next turn
+            v = table.value((frozenset(open_boxes), upper, ybox))
+            opts.append(Option(("waste",), "wasting the round on a filled box", base + v,
+                               {"advice": advice}))
+        return opts
+
+    def key_of(self, game, action) -> tuple:
+        if isinstance(action, Reroll):
+            kept = tuple(sorted(d for i, d in enumerate(game.dice)
+                                if i not in action.positions))
+            return ("keep", kept)
+        if isinstance(action, Score):
+            if game.card()[action.box] is not None:
+                return ("waste",)
+            return ("box", action.box)
+        return ("roll",)
+
+    def state_words(self, game) -> str:
+        st = game.state
+        open_boxes, upper, _ = self._card(game)
+        left = game.rerolls_left
+        return (f"rolled {' '.join(map(str, st.dice))}, {left} re-roll{'' if left == 1 else 's'}"
+                f" left, {len(open_boxes)} box{'' if len(open_boxes) == 1 else 'es'} open, "
+                f"total {game.total()}")
+
+    def why(self, d, chosen, best) -> str:
+        return (f"{_cap(best.label)} is worth {self.fmt(best.value)} final points on average; "
+                f"{chosen.label} {self.fmt(chosen.value)}.")
+
+
+# variant -> value sources, the first one decides "best" and "lost"; later ones add columns
+SOURCES: dict[str, list[Callable[[], ValueSource]]] = {
+    "bones": [FiveDiceSource], "thousand": [FiveDiceSource], "under40": [Under40Source],
+    "yahtzee": [YahtzeeSource],
+}
+
+
+def sources_for(game: Game) -> list[ValueSource]:
+    if game.variant not in SOURCES:
+        raise RuleError(f"the coach knows bones, thousand, under40 and yahtzee, not "
+                        f"{game.variant!r}")
+    return [make() for make in SOURCES[game.variant]]
+
+
+# ----- one decision ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Entry:
+    """One decision of one seat, judged."""
+
+    index: int            # the action's position in the game (0-based)
+    turn: int             # the game's turn (Under40: round) number, from 1
+    seat: int
+    player: str
+    computer: bool
+    state: str            # the situation in words
+    options: tuple[Option, ...]
+    chosen: Option
+    best: Option
+    lost: float           # best.value - chosen.value: 0 for the best, never negative
+    mistake: bool         # lost above the source's tolerance
+    why: str              # one sentence ("" when the choice was the best)
+    unit: str
+    extra: dict = field(default_factory=dict)  # other sources: name -> (chosen, best, lost)
+
+    def line(self, source: ValueSource | None = None) -> str:
+        """The short line the app and the terminal show after a decision."""
+        src = source or _SOURCE_BY_UNIT.get(self.unit, ValueSource())
+        if not self.mistake:
+            return (f"Best play: {self.chosen.label} ({src.fmt(self.chosen.value)}"
+                    + (f"; {self.best.label} was as good" if self.best.key != self.chosen.key
+                       and self.lost == 0 else "") + ").")
+        return (f"{_cap(self.chosen.label)} cost {src.fmt_loss(self.lost)}: {self.best.label} "
+                f"was worth {src.fmt(self.best.value)}, {self.chosen.label} "
+                f"{src.fmt(self.chosen.value)}.")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "turn": self.turn, "seat": self.seat,
+                "player": self.player, "computer": self.computer, "state": self.state,
+                "options": [{"option": o.label, "value": o.value} for o in self.options],
+                "choice": self.chosen.label, "choice_value": self.chosen.value,
+                "best": self.best.label, "best_value": self.best.value, "lost": self.lost,
+                "mistake": self.mistake, "why": self.why, "unit": self.unit,
+                **{f"{k}_lost": v[2] for k, v in self.extra.items()}}
+
+
+_SOURCE_BY_UNIT = {c.unit: c() for c in (FiveDiceSource, Under40Source, YahtzeeSource)}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The options of the player on turn in one state (``decision(game)``)."""
+
+    source: ValueSource
+    seat: int
+    player: str
+    computer: bool
+    turn: int
+    state: str
+    options: tuple[Option, ...]
+    extra: tuple = ()  # (source, options) of the other sources
+
+    @property
+    def best(self) -> Option:
+        return max(self.options, key=lambda o: o.value)
+
+    def option(self, key: tuple) -> Option:
+        for o in self.options:
+            if o.key == key:
+                return o
+        raise RuleError(f"internal: no option {key!r} among {[o.key for o in self.options]}")
+
+    def judge(self, key: tuple, index: int = -1) -> Entry:
+        chosen, best = self.option(key), self.best
+        lost = best.value - chosen.value
+        if chosen.key == best.key or lost < 0:  # lost < 0 only by float rounding of a tie
+            lost = 0.0
+        mistake = lost > self.source.tolerance
+        why = self.source.why(self, chosen, best) if lost > 0 else ""
+        extra = {}
+        for src, opts in self.extra:
+            by = {o.key: o.value for o in opts}
+            top = max(by.values())
+            extra[src.name] = (by[key], top, max(top - by[key], 0.0))
+        return Entry(index, self.turn, self.seat, self.player, self.computer, self.state,
+                     self.options, chosen, best, lost, mistake, why, self.source.unit, extra)
+
+    def hint(self) -> str:
+        """The coach's advice before the decision: the options, best first."""
+        fmt = self.source.fmt
+        ranked = sorted(self.options, key=lambda o: -o.value)
+        shown = "; ".join(f"{o.label} {fmt(o.value)}" for o in ranked[:4])
+        more = f" (and {len(ranked) - 4} more)" if len(ranked) > 4 else ""
+        return f"Coach: best is {ranked[0].label} ({self.source.unit}: {shown}{more})."
+
+
+def _turn_number(game: Game) -> int:
+    st = game.state
+    return st.round if game.variant == "under40" else st.turn + 1
+
+
+def decision(game: Game, sources: list[ValueSource] | None = None) -> Decision | None:
+    """The decision the player on turn faces now, valued; None when the game is over, the
+    rules leave one option, or the source cannot value this game."""
+    if game.is_over:
+        return None
+    sources = sources or sources_for(game)
+    main = sources[0]
+    if main.supports(game) is not None or len(game.legal_actions()) < 2:
+        return None
+    options = main.options(game)
+    if len(options) < 2:
+        return None
+    extra = tuple((s, s.options(game)) for s in sources[1:] if s.supports(game) is None)
+    seat = game.current_player
+    return Decision(main, seat, game.names[seat], game.seats[seat].is_computer,
+                    _turn_number(game), main.state_words(game), tuple(options), extra)
+
+
+def hint_text(game: Game) -> str | None:
+    """The coach's hint for the player on turn, or None when there is nothing to decide."""
+    d = decision(game)
+    return None if d is None else d.hint()
+
+
+def judge(game: Game, action) -> Entry | None:
+    """The entry ``action`` would make in ``game`` now (before it is applied); None when it is
+    not a decision. The game does not change."""
+    from .actions import coerce
+
+    action = game.check(action)
+    d = decision(game)
+    if d is None:
+        return None
+    return d.judge(d.source.key_of(game, coerce(action)), game.version)
+
+
+# ----- the review --------------------------------------------------------------------------------
+@dataclass
+class SeatSummary:
+    player: str
+    seat: int
+    computer: bool
+    decisions: int = 0
+    mistakes: int = 0
+    lost: float = 0.0
+    costliest: list[Entry] = field(default_factory=list)
+
+    @property
+    def mean_lost(self) -> float:
+        return self.lost / self.decisions if self.decisions else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "seat": self.seat, "computer": self.computer,
+                "decisions": self.decisions, "mistakes": self.mistakes, "lost": self.lost,
+                "mean_lost": self.mean_lost,
+                "costliest": [{"index": e.index, "turn": e.turn, "lost": e.lost, "why": e.why}
+                              for e in self.costliest]}
+
+
+class Review:
+    """Every judged decision of a game and the totals per seat."""
+
+    COLUMNS = ("index", "turn", "player", "state", "choice", "choice_value", "best",
+               "best_value", "lost", "mistake", "why")
+
+    def __init__(self, game: Game, entries: list[Entry], source: ValueSource,
+                 notes: list[str]):
+        self.variant = game.variant
+        self.names = list(game.names)
+        self.finished = game.is_over
+        self.actions = len(game.actions)
+        self.entries = entries
+        self.source = source
+        self.unit = source.unit
+        self.tolerance = source.tolerance
+        self.notes = notes
+        self.game_json = game.to_json()
+        self.seats: dict[str, SeatSummary] = {
+            s.name: SeatSummary(s.name, i, s.is_computer) for i, s in enumerate(game.seats)}
+        for e in entries:
+            s = self.seats[e.player]
+            s.decisions += 1
+            s.mistakes += e.mistake
+            s.lost += e.lost
+        for s in self.seats.values():
+            mine = [e for e in entries if e.player == s.player and e.lost > 0]
+            s.costliest = sorted(mine, key=lambda e: -e.lost)[:3]
+
+    def __len__(self):
+        return len(self.entries)
+
+    def __iter__(self):
+        return iter(self.entries)
+
+    def for_seat(self, name: str) -> "Review":
+        """The same review with only ``name``'s decisions (RuleError for an unknown name)."""
+        if name not in self.seats:
+            raise RuleError(f"no seat {name!r} in this game; the seats are "
+                            f"{', '.join(self.names)}")
+        out = object.__new__(Review)
+        out.__dict__.update(self.__dict__)
+        out.entries = [e for e in self.entries if e.player == name]
+        out.seats = {name: self.seats[name]}
+        return out
+
+    # ----- outputs -------------------------------------------------------------------------
+    def rows(self) -> list[dict[str, Any]]:
+        """One flat row per decision (the CSV and the app's table)."""
+        out = []
+        for e in self.entries:
+            row = {"index": e.index, "turn": e.turn, "player": e.player, "state": e.state,
+                   "choice": e.chosen.label, "choice_value": e.chosen.value,
+                   "best": e.best.label, "best_value": e.best.value, "lost": e.lost,
+                   "mistake": e.mistake, "why": e.why,
+                   "options": "; ".join(f"{o.label} {self.source.fmt(o.value)}"
+                                        for o in e.options)}
+            for name, (c, b, lost) in e.extra.items():
+                row[f"{name}_lost"] = lost
+            out.append(row)
+        return out
+
+    def to_csv(self) -> str:
+        rows = self.rows()
+        cols = list(self.COLUMNS) + ["options"] + sorted(
+            {k for r in rows for k in r} - set(self.COLUMNS) - {"options"})
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=cols, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+        return buf.getvalue()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"variant": self.variant, "unit": self.unit, "tolerance": self.tolerance,
+                "finished": self.finished, "actions": self.actions, "notes": self.notes,
+                "seats": {n: s.to_dict() for n, s in self.seats.items()},
+                "decisions": [e.to_dict() for e in self.entries]}
+
+    def to_json(self, **kw) -> str:
+        return json.dumps(self.to_dict(), **kw)
+
+    def summary_lines(self) -> list[str]:
+        src = self.source
+        lines = [f"Values: {self.unit}. A mistake loses more than {src.tolerance_words}."]
+        lines += self.notes
+        for s in self.seats.values():
+            who = s.player + (" (computer)" if s.computer else "")
+            lines.append(f"{who}: {s.decisions} decision{'' if s.decisions == 1 else 's'}, "
+                         f"{s.mistakes} mistake{'' if s.mistakes == 1 else 's'}, "
+                         f"{src.fmt_loss(s.lost)} lost in all.")
+            for e in s.costliest:
+                lines.append(f"  turn {e.turn}, {src.fmt_loss(e.lost)}: {e.why}")
+        return lines
+
+    def text(self) -> str:
+        """The review as aligned text: a table of decisions, then the totals."""
+        fmt = self.source.fmt
+        head = f"{'#':>4} {'turn':>4}  {'player':<12} {'choice':<40} {'best':<40} {'lost':>8}"
+        lines = [f"Review of a {self.variant} game"
+                 + ("" if self.finished else " (not finished)"), head, "-" * len(head)]
+        for e in self.entries:
+            mark = "!" if e.mistake else " "
+            lines.append(f"{e.index:>4} {e.turn:>4}  {e.player[:12]:<12} "
+                         f"{(e.chosen.label + ' ' + fmt(e.chosen.value))[:40]:<40} "
+                         f"{(e.best.label + ' ' + fmt(e.best.value))[:40]:<40} "
+                         f"{fmt(e.lost):>7}{mark}")
+        lines.append("")
+        lines += self.summary_lines()
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        lost = ", ".join(f"{s.player} {self.source.fmt(s.lost)}" for s in self.seats.values())
+        return f"<Review {self.variant}: {len(self.entries)} decisions; lost {lost}>"
+
+    def _repr_html_(self) -> str:
+        fmt, esc = self.source.fmt, html.escape
+        rows = []
+        for e in self.entries:
+            style = ' style="background:#fde2e1"' if e.mistake else ""
+            rows.append(f"<tr{style}><td>{e.turn}</td><td>{esc(e.player)}</td>"
+                        f"<td>{esc(e.state)}</td><td>{esc(e.chosen.label)} "
+                        f"({fmt(e.chosen.value)})</td><td>{esc(e.best.label)} "
+                        f"({fmt(e.best.value)})</td><td>{fmt(e.lost)}</td>"
+                        f"<td>{esc(e.why)}</td></tr>")
+        summary = "".join(f"<li>{esc(line)}</li>" for line in self.summary_lines())
+        return (f"<div class='dicelab-review'><b>Review of a {esc(self.variant)} game</b>"
+                f"<table><thead><tr><th>turn</th><th>player</th><th>state</th><th>choice</th>"
+                f"<th>best</th><th>lost</th><th>why</th></tr></thead><tbody>{''.join(rows)}"
+                f"</tbody></table><ul>{summary}</ul></div>")
+
+
+class _AnyStrategy(dict):
+    """A players map for load_game that seats every computer without building it: a review
+    only replays the recorded actions."""
+
+    def __contains__(self, key):
+        return True
+
+    def __getitem__(self, key):
+        return None
+
+
+def as_game(game: Game | dict | str) -> Game:
+    """A Game, a saved game (dict or its JSON text) -> the Game."""
+    if isinstance(game, Game):
+        return game
+    if isinstance(game, (str, bytes, dict)):
+        return load_game(game if not isinstance(game, bytes) else game.decode(),
+                         players=_AnyStrategy())
+    raise RuleError(f"review takes a game or a saved game's JSON, got {type(game).__name__}")
+
+
+def review(game: Game | dict | str, seat: str | None = None) -> Review:
+    """Replay ``game`` (through its own ``apply``) and judge every decision of every seat."""
+    game = as_game(game)
+    sources = sources_for(game)
+    notes = [why for s in sources[:1] if (why := s.supports(game)) is not None]
+    fresh = type(game)(game.seats, game.settings, game.seed)
+    entries = []
+    for i, action in enumerate(game.actions):
+        d = decision(fresh, sources)
+        if d is not None:
+            entries.append(d.judge(d.source.key_of(fresh, action), i))
+        fresh.apply(action)
+    out = Review(game, entries, sources[0], notes)
+    return out if seat is None else out.for_seat(seat)
