@@ -69,6 +69,10 @@ class ValueSource:
     def state_words(self, game: Game) -> str:
         raise NotImplementedError
 
+    def unjudged(self, key: tuple) -> str:
+        """Why a choice outside ``options`` is not judged (a review notes it)."""
+        return f"{key[0]}: not valued"
+
     def why(self, d: "Decision", chosen: Option, best: Option) -> str:
         """One plain sentence on why ``best`` was better than ``chosen``."""
         return (f"{_cap(best.label)} is worth {self.fmt(best.value)}, "
@@ -275,11 +279,9 @@ class YahtzeeSource(ValueSource):
         for box, v in advice.boxes.items():
             opts.append(Option(("box", box), f"scoring {advice.points[box]} in {LABELS[box]}",
                                base + v, {"advice": advice}))
-        if game.config.filled_box_wastes_round and len(open_boxes) < 13:
-            # naming a filled box scores nothing and the same card starts the next turn
-            v = table.value((frozenset(open_boxes), upper, ybox))
-            opts.append(Option(("waste",), "wasting the round on a filled box", base + v,
-                               {"advice": advice}))
+        # naming a filled box (the terminal's seed-004 rule) is left out: with rounds that
+        # may be wasted without end the game has no finite optimum, and the table values the
+        # standard game, where every round fills an open box
         return opts
 
     def key_of(self, game, action) -> tuple:
@@ -292,6 +294,10 @@ class YahtzeeSource(ValueSource):
                 return ("waste",)
             return ("box", action.box)
         return ("roll",)
+
+    def unjudged(self, key: tuple) -> str:
+        return ("rounds wasted on a filled box are not judged (the solved game has no wasted "
+                "rounds)")
 
     def state_words(self, game) -> str:
         st = game.state
@@ -449,7 +455,10 @@ def judge(game: Game, action) -> Entry | None:
     d = decision(game)
     if d is None:
         return None
-    return d.judge(d.source.key_of(game, coerce(action)), game.version)
+    key = d.source.key_of(game, coerce(action))
+    if not any(o.key == key for o in d.options):
+        return None
+    return d.judge(key, game.version)
 
 
 # ----- the review --------------------------------------------------------------------------------
@@ -640,7 +649,11 @@ def review(game: Game | dict | str, seat: str | None = None) -> Review:
     for i, action in enumerate(game.actions):
         d = decision(fresh, sources)
         if d is not None:
-            entries.append(d.judge(d.source.key_of(fresh, action), i))
+            key = d.source.key_of(fresh, action)
+            if any(o.key == key for o in d.options):
+                entries.append(d.judge(key, i))
+            elif (note := d.source.unjudged(key)) not in notes:
+                notes.append(note)
         fresh.apply(action)
     out = Review(game, entries, sources[0], notes)
     return out if seat is None else out.for_seat(seat)
