@@ -250,10 +250,18 @@ class YahtzeeSource(ValueSource):
     unit = "expected final score"
     unit_short = "points"
 
+    def __init__(self):
+        self._tables: dict = {}
+
     def table(self, game):
+        """The solved table of the game's rules (looked up once per source: ``solve`` checks
+        the rules on every call, which costs more than an advice)."""
         from .odds.yahtzee import solve
 
-        return solve(game.settings, progress=False)
+        key = json.dumps(game.settings.to_dict(), sort_keys=True)
+        if key not in self._tables:
+            self._tables[key] = solve(game.settings, progress=False)
+        return self._tables[key]
 
     def _card(self, game):
         card = game.card()
