@@ -31,6 +31,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--choose-keepers", action="store_true",
                    help="bones: choose which counting dice to set aside")
     s.add_argument("--seed", type=int, default=None)
+    s.add_argument("--coach", action="store_true",
+                   help="say what each decision cost, and review the game at the end")
 
     s = sub.add_parser("odds", help="exact odds tables")
     s.add_argument("variant", choices=("bones", "thousand", "under40"))
@@ -65,6 +67,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="address to listen on (0.0.0.0: every network, for a classroom)")
     s.add_argument("--origin", action="append", default=[], metavar="HOST:PORT",
                    help="another address browsers use to reach the server (repeatable)")
+
+    from .coach_cli import add_parser as add_review_parser
+
+    add_review_parser(sub)
 
     s = sub.add_parser("solve", help="solve a game exactly")
     s.add_argument("variant", choices=("yahtzee",))
@@ -135,8 +141,19 @@ def cmd_simulate(args) -> int:
     result = simulate(args.variant, args.players, games=games, turns=args.turns, seed=args.seed,
                       progress=not (args.json or args.no_progress) and sys.stderr.isatty(),
                       **settings)
-    print(json.dumps(result.to_dict()) if args.json else result.table())
+    if args.json:
+        from .coach_cli import add_to_simulate_json
+
+        print(add_to_simulate_json(json.dumps(result.to_dict()), args))
+    else:
+        print(result.table())
     return 0
+
+
+def cmd_review(args) -> int:
+    from .coach_cli import review_command
+
+    return review_command(args)
 
 
 def cmd_serve(args) -> int:
@@ -147,7 +164,7 @@ def cmd_serve(args) -> int:
 
 
 COMMANDS = {"score": cmd_score, "play": cmd_play, "odds": cmd_odds, "solve": cmd_solve,
-            "simulate": cmd_simulate, "serve": cmd_serve}
+            "simulate": cmd_simulate, "serve": cmd_serve, "review": cmd_review}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,10 +5,11 @@ from ..actions import Roll, Stand
 from ..errors import RuleError
 from ..games import new_game
 from ..games.base import Seat
+from . import coach
 from .console import Console
 
-HELP = ("r or . rolls, s or 0 stands, q quits. With choose_keepers add the positions of the "
-        "counting dice to set aside: 'r 1 3'.")
+HELP = ("r or . rolls, s or 0 stands, h asks the coach, q quits. With choose_keepers add the "
+        "positions of the counting dice to set aside: 'r 1 3'.")
 
 
 def parse_seats(text: str | None, variant: str, default=("Player 1", "Player 2")) -> list[Seat]:
@@ -33,9 +34,10 @@ def dice_line(dice, mask) -> str:
 
 
 class FiveDiceTerminal(Console):
-    def __init__(self, game, stdin=None, stdout=None):
+    def __init__(self, game, stdin=None, stdout=None, coached: bool = False):
         super().__init__(stdin, stdout)
         self.game = game
+        self.coached = coached
 
     def title(self) -> str:
         g, c = self.game, self.game.config
@@ -102,8 +104,11 @@ class FiveDiceTerminal(Console):
             head, rest = words[0], words[1:]
             if head in ("q", "quit"):
                 raise KeyboardInterrupt
-            if head in ("h", "help", "?"):
+            if head in ("help", "?"):
                 self.say(HELP)
+                continue
+            if head == "h":
+                self.say(coach.hint(g))
                 continue
             if head in ("r", ".", "roll"):
                 kind = Roll
@@ -119,7 +124,11 @@ class FiveDiceTerminal(Console):
                     if any(not c.isdigit() for c in digits):
                         raise RuleError("positions are digits 1 to 5, e.g. 'r 1 3'")
                     keep = tuple(int(c) - 1 for c in digits)
-                events = g.apply(kind(keep=keep))
+                action = kind(keep=keep)
+                line = coach.judged(g, action) if self.coached else None
+                events = g.apply(action)
+                if line:
+                    self.say(line)
             except RuleError as exc:
                 self.say(f"Not allowed: {exc}")
                 continue
@@ -147,6 +156,9 @@ class FiveDiceTerminal(Console):
         self.say("")
         self.scoreboard()
         self.say(f"{g.seats[g.winner].name} wins with {g.state.totals[g.winner]:,}!")
+        if self.coached:
+            self.say("")
+            self.say(coach.review_text(g))
         return 0
 
 
@@ -161,7 +173,7 @@ def play(args, stdin=None, stdout=None) -> int:
         settings["choose_keepers"] = True
     game = new_game(args.variant, parse_seats(args.players, args.variant), seed=args.seed,
                     **settings)
-    term = FiveDiceTerminal(game, stdin, stdout)
+    term = FiveDiceTerminal(game, stdin, stdout, coached=getattr(args, "coach", False))
     try:
         return term.run()
     except (EOFError, KeyboardInterrupt):

@@ -7,12 +7,13 @@ from ..actions import Roll, Stand
 from ..errors import RuleError
 from ..games.under40 import GOAL, Under40Game
 from ..settings import Under40Settings
+from . import coach
 
 DEFAULT_PLAYERS = "Player 1,Player 2"
 COMMANDS = {"r": "roll", "roll": "roll", "s": "stop", "stop": "stop", "stand": "stop",
-            "q": "quit", "quit": "quit", "h": "help", "help": "help", "?": "help"}
+            "q": "quit", "quit": "quit", "h": "coach", "help": "help", "?": "help"}
 HELP = ("Type r (or roll) to roll both dice, s (or stop) to stop with your round score, "
-        "q to quit.")
+        "h for the coach's advice, q to quit.")
 
 
 def players(text: str | None) -> list[str]:
@@ -40,6 +41,7 @@ def play(args, stdin=None, stdout=None) -> int:
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     game = make_game(args)
+    coached = getattr(args, "coach", False)
 
     def say(text: str = "") -> None:
         print(text, file=stdout)
@@ -76,15 +78,22 @@ def play(args, stdin=None, stdout=None) -> int:
             say(HELP)
             say(game.hint())
             continue
+        if command == "coach":
+            say(coach.hint(game))
+            continue
         if command == "quit":
             say("Game abandoned.")
             say(totals_line(game))
             return 0
+        action = Roll() if command == "roll" else Stand()
+        line = coach.judged(game, action) if coached else None
         try:
-            events = game.apply(Roll() if command == "roll" else Stand())
+            events = game.apply(action)
         except RuleError as exc:
             say(f"You may not {command} now. {exc}.")
             continue
+        if line:
+            say(line)
         for e in events:
             say(e.text)
             if e.kind == "round_won" and not game.is_over:
@@ -97,6 +106,9 @@ def play(args, stdin=None, stdout=None) -> int:
     say()
     say(f"{game.names[game.winner]} wins the game after {game.state.round} "
         f"round{'s' if game.state.round != 1 else ''}.")
+    if coached:
+        say()
+        say(coach.review_text(game))
     return 0
 
 

@@ -14,6 +14,7 @@ from ..errors import RuleError
 from ..games.yahtzee import YahtzeeGame
 from ..rules.yahtzee import BOXES, LABELS, UPPER, box_name
 from ..settings import YahtzeeSettings
+from . import coach
 from .console import Console
 
 # pip rows of one die face: (top, middle, bottom)
@@ -79,9 +80,18 @@ def describe_rules(s: YahtzeeSettings) -> str:
 class TerminalYahtzee(Console):
     """One console game; reads lines from ``stdin`` and writes to ``stdout``."""
 
-    def __init__(self, game: YahtzeeGame, stdin, stdout):
+    def __init__(self, game: YahtzeeGame, stdin, stdout, coached: bool = False):
         super().__init__(stdin, stdout)
         self.game = game
+        self.coached = coached
+
+    def apply(self, action: str):
+        """Apply a typed action; with --coach say first what it cost."""
+        line = coach.judged(self.game, action) if self.coached else None
+        events = self.game.apply(action)
+        if line:
+            self.say(line)
+        return events
 
     def warn(self, text: str) -> None:
         self.say(f"Warning: {text}")
@@ -95,7 +105,7 @@ class TerminalYahtzee(Console):
                  f"{left} box{'' if left == 1 else 'es'} to fill ===")
         g.apply("roll")
         while self.want_reroll():
-            g.apply(self.ask_reroll())
+            self.apply(self.ask_reroll())
         self.score()
 
     def want_reroll(self) -> bool:
@@ -114,8 +124,11 @@ class TerminalYahtzee(Console):
                 return True
             if answer in ("n", "no"):
                 return False
+            if answer == "h":
+                self.say(coach.hint(g))
+                continue
             self.warn(f"{answer!r} is not a valid answer: type y to choose dice to re-roll, "
-                      f"or n to keep these dice and score them.")
+                      f"or n to keep these dice and score them (h: the coach's advice).")
 
     def ask_reroll(self) -> str:
         while True:
@@ -148,13 +161,16 @@ class TerminalYahtzee(Console):
         self.show_card()
         while True:
             answer = self.ask("Score in which box? Type its name as shown (e.g. Full House): ")
+            if answer.lower() == "h":
+                self.say(coach.hint(g))
+                continue
             box = _box_typed(answer)
             if box is None:
                 self.warn(f"{answer!r} is not a box: type one of the names in the list, "
                           f"e.g. Chance or Full House.")
                 continue
             try:
-                events = g.apply(f"score {box}")
+                events = self.apply(f"score {box}")
             except RuleError as exc:  # a box the forced joker rule does not allow
                 self.warn(f"{exc}.")
                 continue
@@ -196,6 +212,9 @@ class TerminalYahtzee(Console):
                      f"filled, total {g.total()}. Replay it with --seed {g.seed}.")
             return 0
         self.final_card()
+        if self.coached:
+            self.say()
+            self.say(coach.review_text(self.game))
         return 0
 
 
@@ -212,7 +231,8 @@ def play(args, stdin=None, stdout=None) -> int:
     preset = getattr(args, "rules", None) or "official"
     settings = YahtzeeSettings(preset=preset, filled_box_wastes_round=True)
     game = YahtzeeGame(names or ["Player"], settings, getattr(args, "seed", None))
-    ui = TerminalYahtzee(game, stdin, stdout)
+    ui = TerminalYahtzee(game, stdin, stdout, coached=getattr(args, "coach", False))
     ui.say(f"Yahtzee, {preset} rules ({describe_rules(settings)}); seed {game.seed}.")
-    ui.say("Fill all 13 boxes; naming a box already filled wastes the round. Ctrl-D quits.")
+    ui.say("Fill all 13 boxes; naming a box already filled wastes the round; h asks the coach. "
+           "Ctrl-D quits.")
     return ui.run()
