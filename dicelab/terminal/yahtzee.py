@@ -128,7 +128,7 @@ class TerminalYahtzee(Console):
                 self.say(coach.hint(g))
                 continue
             self.warn(f"{answer!r} is not a valid answer: type y to choose dice to re-roll, "
-                      f"or n to keep these dice and score them (h: the coach's advice).")
+                      f"or n to keep these dice and score them.")
 
     def ask_reroll(self) -> str:
         while True:
