@@ -73,6 +73,10 @@ class ValueSource:
         """Why a choice outside ``options`` is not judged (a review notes it)."""
         return f"{key[0]}: not valued"
 
+    def situation(self, game: Game) -> dict:
+        """The state as numbers, for grouping decisions ("where is the value lost?")."""
+        return {}
+
     def why(self, d: "Decision", chosen: Option, best: Option) -> str:
         """One plain sentence on why ``best`` was better than ``chosen``."""
         return (f"{_cap(best.label)} is worth {self.fmt(best.value)}, "
@@ -104,7 +108,7 @@ class FiveDiceSource(ValueSource):
     unit = "expected points of the turn"
     unit_short = "points"
 
-    def _situation(self, game) -> dict:
+    def _solver_state(self, game) -> dict:
         st = game.state
         seat = st.current
         out = {"on_board": st.on_board[seat], "banked": st.totals[seat]}
@@ -130,7 +134,7 @@ class FiveDiceSource(ValueSource):
         opts = []
         auto = self._auto_keep(st)
         for keep, r in keep_values(game.config, st.dice, st.before_total,
-                                   **self._situation(game)):
+                                   **self._solver_state(game)):
             words = " ".join(map(str, keep))
             key = None if keep == auto else keep
             detail = {"turn_total": r.turn_total, "dice_left": r.dice_left, "hot": r.hot_dice,
@@ -153,6 +157,11 @@ class FiveDiceSource(ValueSource):
             return (kind, None)
         keep = tuple(sorted(game.state.dice[p] for p in action.keep))
         return (kind, None if keep == self._auto_keep(game.state) else keep)
+
+    def situation(self, game) -> dict:
+        st = game.state
+        return {"turn_total": st.turn_total, "dice_left": st.dice_left, "hot_dice": st.hot_dice,
+                "banked": st.totals[st.current], "on_board": st.on_board[st.current]}
 
     def state_words(self, game) -> str:
         st = game.state
@@ -223,6 +232,10 @@ class Under40Source(ValueSource):
 
     def key_of(self, game, action) -> tuple:
         return ("stop",) if isinstance(action, Stand) else ("roll",)
+
+    def situation(self, game) -> dict:
+        m, o = self._scores(game)
+        return {"score": m, "other": o}
 
     def state_words(self, game) -> str:
         m, o = self._scores(game)
@@ -307,6 +320,11 @@ class YahtzeeSource(ValueSource):
         return ("rounds wasted on a filled box are not judged (the solved game has no wasted "
                 "rounds)")
 
+    def situation(self, game) -> dict:
+        open_boxes, upper, _ = self._card(game)
+        return {"roll": game.state.rolls, "rerolls_left": game.rerolls_left,
+                "open_boxes": len(open_boxes), "upper_total": upper, "total": game.total()}
+
     def state_words(self, game) -> str:
         st = game.state
         open_boxes, upper, _ = self._card(game)
@@ -353,6 +371,7 @@ class Entry:
     why: str              # one sentence ("" when the choice was the best)
     unit: str
     extra: dict = field(default_factory=dict)  # other sources: name -> (chosen, best, lost)
+    situation: dict = field(default_factory=dict)  # the state as numbers (source.situation)
 
     def line(self, source: ValueSource | None = None) -> str:
         """The short line the app and the terminal show after a decision."""
@@ -372,6 +391,7 @@ class Entry:
                 "choice": self.chosen.label, "choice_value": self.chosen.value,
                 "best": self.best.label, "best_value": self.best.value, "lost": self.lost,
                 "mistake": self.mistake, "why": self.why, "unit": self.unit,
+                "situation": self.situation,
                 **{f"{k}_lost": v[2] for k, v in self.extra.items()}}
 
 
@@ -390,6 +410,7 @@ class Decision:
     state: str
     options: tuple[Option, ...]
     extra: tuple = ()  # (source, options) of the other sources
+    situation: dict = field(default_factory=dict)
 
     @property
     def best(self) -> Option:
@@ -414,7 +435,8 @@ class Decision:
             top = max(by.values())
             extra[src.name] = (by[key], top, max(top - by[key], 0.0))
         return Entry(index, self.turn, self.seat, self.player, self.computer, self.state,
-                     self.options, chosen, best, lost, mistake, why, self.source.unit, extra)
+                     self.options, chosen, best, lost, mistake, why, self.source.unit, extra,
+                     self.situation)
 
     def hint(self) -> str:
         """The coach's advice before the decision: the options, best first."""
@@ -445,7 +467,8 @@ def decision(game: Game, sources: list[ValueSource] | None = None) -> Decision |
     extra = tuple((s, s.options(game)) for s in sources[1:] if s.supports(game) is None)
     seat = game.current_player
     return Decision(main, seat, game.names[seat], game.seats[seat].is_computer,
-                    _turn_number(game), main.state_words(game), tuple(options), extra)
+                    _turn_number(game), main.state_words(game), tuple(options), extra,
+                    main.situation(game))
 
 
 def hint_text(game: Game) -> str | None:
