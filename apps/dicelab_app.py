@@ -3,5 +3,5 @@ import panel as pn
 
 from dicelab.ui import create_app
 
-pn.extension(notifications=False)
+pn.extension("tabulator", notifications=False)
 create_app().servable(title="dicelab")

@@ -14,6 +14,7 @@ from ..games import Seat, new_game
 from ..players import make_player, player_names
 from ..rooms.pacer import default_strategy
 from ..settings import SETTINGS
+from .coach_view import CoachView
 from .components import (Controls, DiceTray, HintLine, History, ScoreCard, Scoreboard,
                          TurnBanner)
 from .odds_panel import OddsPanel
@@ -316,7 +317,7 @@ class Table(pn.viewable.Viewer):
     def __panel__(self):
         p = self.play
         left = [self._caption(), TurnBanner(play=p), DiceTray(play=p), Controls(play=p),
-                HintLine(play=p)]
+                HintLine(play=p), CoachView(play=p)]
         side = [pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>Scoreboard</h3>", margin=0),
                            Scoreboard(play=p), sizing_mode="stretch_width",
                            styles={"padding": "10px"}),
@@ -420,6 +421,7 @@ class SettingsDrawer(pn.viewable.Viewer):
         prefs = pn.Column(
             pn.pane.HTML("<h3 style='margin:4px 0'>Play</h3>"),
             pmui.Switch.from_param(self.prefs.param.sound, label="Sound"),
+            pmui.Switch.from_param(self.prefs.param.coach, label="Coach"),
             pmui.IntSlider.from_param(self.prefs.param.anim_ms, sizing_mode="stretch_width"),
             pmui.FloatSlider.from_param(self.prefs.param.pace, sizing_mode="stretch_width"),
             sizing_mode="stretch_width")
@@ -442,7 +444,8 @@ def preload():
     from .components import CardView, TrayView
 
     return pn.Column(TrayView(), CardView(), pmui.Switch(), pmui.FloatSlider(),
-                     pmui.IntSlider(), pmui.Typography(""), pmui.Select(), visible=False)
+                     pmui.IntSlider(), pmui.Typography(""), pmui.Select(),
+                     pn.widgets.Tabulator(), pn.widgets.FileDownload(), visible=False)
 
 
 def _arg(name: str):

@@ -24,6 +24,8 @@ class Prefs(param.Parameterized):
     pace = param.Number(default=0.8, bounds=(0.05, 3.0), step=0.05,
                         label="Computer pace (s per roll)")
     dark = param.Boolean(default=False, precedence=-1, doc="The page is in its dark theme.")
+    coach = param.Boolean(default=False, doc="After each decision by a person, say what it "
+                          "cost; review the game at its end.")
 
 
 class Play(param.Parameterized):

@@ -28,7 +28,7 @@ def wait_http(url: str, timeout: float = 120.0) -> None:
     end = time.time() + timeout
     while time.time() < end:
         try:
-            with urllib.request.urlopen(url, timeout=2) as r:
+            with urllib.request.urlopen(url, timeout=30) as r:  # a loaded machine renders slowly
                 if r.status == 200:
                     return
         except OSError:

@@ -1,0 +1,167 @@
+"""The coach at the table (issue 17): with the Coach switch on (settings drawer), a line after
+each decision by a person says whether it was the best play and, if not, what it cost; when the
+game ends, a review panel: every person's decisions in a sortable table (costly ones
+highlighted), the totals per seat, a chart of value lost per turn, and downloads of the review
+(CSV) and of the game (JSON, loadable again with ``dicelab.load_game`` or ``dicelab review``).
+
+The view follows the game with a shadow copy replayed in step (a game is seed + actions), so it
+judges each action in the state it was taken in without hooking into the controller.
+"""
+from __future__ import annotations
+
+import html
+import io
+
+import panel as pn
+import param
+
+from .. import coach
+from .play import Play
+
+esc = html.escape
+
+CSS = """
+.coach-line { margin: 4px 0; padding: 6px 10px; border-radius: 8px;
+  font: 500 1rem/1.35 system-ui, sans-serif; }
+.coach-line.good { background: rgba(46, 125, 50, .12); }
+.coach-line.costly { background: rgba(198, 40, 40, .12); }
+.coach-totals table { border-collapse: collapse; font: .95rem system-ui, sans-serif; }
+.coach-totals td, .coach-totals th { padding: 2px 10px; text-align: left; }
+.coach-totals li { margin: 2px 0; }
+"""
+COSTLY = "background-color: #fde2e1"
+
+
+class CoachView(pn.viewable.Viewer):
+    """The coach's line and, at the end of the game, its review panel (only while Coach is on)."""
+
+    play = param.ClassSelector(class_=Play)
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        g = self.play.game
+        self._shadow = type(g)(g.seats, g.settings, g.seed)
+        self.entry: coach.Entry | None = None  # the last person's decision, judged
+        self.review: coach.Review | None = None
+        self._line = pn.pane.HTML("", sizing_mode="stretch_width", stylesheets=[CSS],
+                                  margin=(0, 5))
+        self._panel = pn.Column(sizing_mode="stretch_width")
+        self.play.param.watch(self._follow, "tick")
+        self.play.prefs.param.watch(self._follow, "coach")
+        self._follow()
+
+    # ----- following the game ----------------------------------------------------------------
+    def _follow(self, *_):
+        g, shadow, on = self.play.game, self._shadow, self.play.prefs.coach
+        for action in g.actions[shadow.version:]:
+            seat = shadow.current_player
+            if on and self.play.is_mine(seat):
+                entry = coach.judge(shadow, action)
+                if entry is not None:
+                    self.entry = entry
+            shadow.apply(action)
+        self._draw_line()
+        if on and g.is_over and self.review is None:
+            self.review = coach.review(g)
+            self._panel.objects = [self._review_panel()]
+        self._panel.visible = on and self.review is not None
+
+    def _draw_line(self):
+        e = self.entry
+        if not self.play.prefs.coach or e is None:
+            self._line.object = ""
+            return
+        kind = "costly" if e.mistake else "good"
+        self._line.object = (f'<div class="coach-line {kind}" data-testid="coach-line">'
+                             f'🎓 {esc(e.player)}: {esc(e.line())}</div>')
+
+    # ----- the review panel ------------------------------------------------------------------
+    def frame(self):
+        """Every person's decisions as a DataFrame (all seats' when no person played)."""
+        import pandas as pd
+
+        r = self.review
+        people = [e for e in r.entries if not e.computer] or r.entries
+        fmt = r.source.fmt
+        return pd.DataFrame({
+            "turn": [e.turn for e in people],
+            "player": [e.player for e in people],
+            "state": [e.state for e in people],
+            "choice": [f"{e.chosen.label} ({fmt(e.chosen.value)})" for e in people],
+            "best": [f"{e.best.label} ({fmt(e.best.value)})" for e in people],
+            "lost": [round(e.lost, 4) for e in people],
+            "why": [e.why for e in people],
+        })
+
+    def _table(self, df):
+        table = pn.widgets.Tabulator(df, show_index=False, disabled=True, layout="fit_data_table",
+                                     sizing_mode="stretch_width", max_height=360,
+                                     sorters=[], name="coach-review")
+        lost_above = self.review.tolerance
+
+        def highlight(row):
+            return [COSTLY if row["lost"] > lost_above else ""] * len(row)
+        table.style.apply(highlight, axis=1)
+        return table
+
+    def _totals(self) -> pn.pane.HTML:
+        r = self.review
+        rows = "".join(
+            f"<tr><td>{esc(s.player)}{' (computer)' if s.computer else ''}</td>"
+            f"<td>{s.decisions}</td><td>{s.mistakes}</td><td>{esc(r.source.fmt(s.lost))}</td></tr>"
+            for s in r.seats.values())
+        worst = "".join(f"<li><b>{esc(s.player)}</b>, turn {e.turn}, "
+                        f"{esc(r.source.fmt_loss(e.lost))}: {esc(e.why)}</li>"
+                        for s in r.seats.values() if not s.computer for e in s.costliest)
+        notes = "".join(f"<p><small>{esc(n)}</small></p>" for n in r.notes)
+        return pn.pane.HTML(
+            f"<div class='coach-totals' data-testid='coach-totals'>"
+            f"<p>Values: {esc(r.unit)}; a mistake loses more than "
+            f"{esc(r.source.tolerance_words)}.</p>{notes}"
+            f"<table><thead><tr><th>player</th><th>decisions</th><th>mistakes</th>"
+            f"<th>lost in all</th></tr></thead><tbody>{rows}</tbody></table>"
+            + (f"<p style='margin:8px 0 2px'>The costliest decisions:</p><ul>{worst}</ul>"
+               if worst else "") + "</div>",
+            sizing_mode="stretch_width", stylesheets=[CSS])
+
+    def _chart(self, df):
+        from bokeh.models import ColumnDataSource
+        from bokeh.plotting import figure
+
+        per = df.groupby(["turn", "player"], as_index=False)["lost"].sum()
+        players = list(dict.fromkeys(df["player"]))
+        colours = ["#e45756", "#4c78a8", "#f58518", "#54a24b", "#72b7b2", "#b279a2",
+                   "#ff9da6", "#9d755d"]
+        fig = figure(height=220, sizing_mode="stretch_width", toolbar_location=None,
+                     title=f"Value lost per turn ({self.review.unit})")
+        width = 0.8 / max(len(players), 1)
+        for i, name in enumerate(players):
+            mine = per[per["player"] == name]
+            src = ColumnDataSource(dict(turn=mine["turn"] + (i - (len(players) - 1) / 2) * width,
+                                        lost=mine["lost"]))
+            fig.vbar(x="turn", top="lost", width=width, source=src, legend_label=name,
+                     color=colours[i % len(colours)])
+        fig.y_range.start = 0
+        fig.xaxis.axis_label = "round" if self.play.variant == "under40" else "turn"
+        fig.legend.location = "top_left"
+        return pn.pane.Bokeh(fig, sizing_mode="stretch_width")
+
+    def _review_panel(self):
+        df = self.frame()
+        review, game = self.review, self.play.game
+        csv_button = pn.widgets.FileDownload(
+            callback=lambda: io.StringIO(review.to_csv()), filename="dicelab-review.csv",
+            label="Download review (CSV)", button_type="primary", embed=False, width=220)
+        json_button = pn.widgets.FileDownload(
+            callback=lambda: io.StringIO(game.to_json()),
+            filename=f"dicelab-{game.variant}-{game.seed}.json", label="Download game (JSON)",
+            embed=False, width=220)
+        parts = [pn.pane.HTML("<h3 style='margin:4px 0'>Coach's review</h3>", margin=0),
+                 self._totals()]
+        if len(df):
+            parts += [self._table(df), self._chart(df)]
+        parts.append(pn.Row(csv_button, json_button))
+        return pn.Column(*parts, sizing_mode="stretch_width")
+
+    def __panel__(self):
+        return pn.Column(self._line, self._panel, sizing_mode="stretch_width", margin=0)

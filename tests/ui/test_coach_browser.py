@@ -1,0 +1,143 @@
+"""The coach in the app (issue 17), in a real browser: Coach on in the settings drawer, a person
+makes one deliberately bad choice and sees what it cost, finishes the game, sees the review with
+that decision highlighted, and downloads the review as CSV (and the game as JSON, which loads
+again). Under40 runs always (short); the other variants with DICELAB_SLOW=1."""
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+import dicelab
+
+from .driver import App
+
+pytestmark = pytest.mark.browser
+SLOW = pytest.mark.skipif(not os.environ.get("DICELAB_SLOW"),
+                          reason="slow: set DICELAB_SLOW=1")
+HIGHLIGHT = "rgb(253, 226, 225)"  # coach_view.COSTLY
+
+
+def coach_on(app: App):
+    page = app.page
+    page.get_by_role("button", name="⚙ Settings").click()
+    switch = page.get_by_role("switch", name="Coach")
+    if not switch.count():
+        switch = page.get_by_label("Coach", exact=True)
+    switch.first.check()
+    expect(switch.first).to_be_checked()
+    page.keyboard.press("Escape")  # close the drawer (it covers the page)
+    expect(switch.first).to_be_hidden()
+
+
+def coach_line(app: App) -> str:
+    loc = app.page.locator("[data-testid=coach-line]")
+    return loc.first.inner_text() if loc.count() else ""
+
+
+def bad_first(stand_word: str):
+    """A decider: the first time standing is allowed, roll on (the deliberate mistake); after
+    that, stand whenever allowed (Under40's best play: stop as soon as you lead)."""
+    state = {"bad": None}
+
+    def decide(app: App, snap: dict) -> str:
+        if snap["buttons"].get(stand_word):
+            if state["bad"] is None:
+                state["bad"] = snap["tick"]
+                return "roll"
+            return "stand"
+        return "roll"
+    return decide, state
+
+
+def check_review_and_downloads(app: App, tmp_path, bad_choice: re.Pattern):
+    page = app.page
+    expect(page.get_by_text("Coach's review")).to_be_visible(timeout=20_000)
+    totals = page.locator("[data-testid=coach-totals]").first.inner_text()
+    assert "decisions" in totals and "You" in totals
+    rows = page.locator(".tabulator-row")
+    expect(rows.first).to_be_visible()
+    # the costly row is highlighted (the styles arrive just after the rows: wait for them)
+    costly_row = rows.filter(has_text=bad_choice).first
+    expect(costly_row.locator(".tabulator-cell").first).to_have_css(
+        "background-color", HIGHLIGHT, timeout=15_000)
+    marked = []
+    for i in range(rows.count()):
+        row = rows.nth(i)
+        bg = row.locator(".tabulator-cell").first.evaluate(
+            "c => getComputedStyle(c).backgroundColor")
+        marked.append((row.inner_text(), bg == HIGHLIGHT))
+    bad = [text for text, hot in marked if hot]
+    assert bad and all(bad_choice.search(t) for t in bad), marked
+    # sortable: a click on the "lost" header puts the costliest first (descending on 2nd click)
+    header = page.locator(".tabulator-col[tabulator-field=lost]").first
+    header.click()
+    header.click()
+    page.wait_for_timeout(300)
+    assert bad_choice.search(rows.first.inner_text())
+    assert page.locator(".coach-review-chart, .bk-Canvas, canvas").count()
+    with page.expect_download() as dl:
+        page.get_by_role("button", name="Download review (CSV)").click()
+    path = tmp_path / "review.csv"
+    dl.value.save_as(path)
+    got = list(csv.DictReader(io.StringIO(path.read_text())))
+    assert got and {"turn", "player", "choice", "best", "lost", "why"} <= set(got[0])
+    costly = [r for r in got if r["player"] == "You" and r["mistake"] == "True"]
+    assert len(costly) == len(bad) and all(float(r["lost"]) > 0 for r in costly)
+    with page.expect_download() as dl:
+        page.get_by_role("button", name="Download game (JSON)").click()
+    path = tmp_path / "game.json"
+    dl.value.save_as(path)
+    game = dicelab.load_game(path.read_text())
+    assert game.is_over
+    return game
+
+
+def test_under40_coach_line_review_and_csv(page, server, artifacts, tmp_path):
+    app = App(page, server).open()
+    app.choose("Under40")
+    app.set_field("Target", "120")
+    app.set_field("Seed (optional)", "11")
+    coach_on(app)
+    app.start()
+    decide, state = bad_first("Stop")
+    saw_cost = saw_best = False
+    for _ in range(2000):
+        kind = app.wait_person_or_over()
+        if kind == "over":
+            break
+        snap = app.snap()
+        action = decide(app, snap)
+        app.act("click", action, snap["tick"])
+        line = coach_line(app)
+        if state["bad"] == snap["tick"]:
+            expect(page.locator("[data-testid=coach-line]").first).to_contain_text(
+                re.compile(r"You: Rolling on cost [\d.]+ points of round-win chance: stopping "
+                           r"was worth [\d.]+%, rolling on [\d.]+%\."))
+            saw_cost = True
+        elif "Best play: stopping" in line:
+            saw_best = True
+    assert saw_cost and saw_best
+    page.screenshot(path=str(artifacts / "coach-under40-end.png"), full_page=True)
+    game = check_review_and_downloads(app, tmp_path, re.compile(r"rolling on"))
+    review = dicelab.review(game, seat="You")
+    assert review.seats["You"].mistakes >= 1
+    assert not page.errors
+
+
+@SLOW
+def test_thousand_coach(page, server, artifacts, tmp_path):
+    app = App(page, server).open()
+    app.choose("Thousand")
+    app.set_field("Target", "300")
+    app.set_field("Seed (optional)", "5")
+    coach_on(app)
+    app.start()
+    decide, state = bad_first("Stand")
+    app.play_to_end(decide, "click")
+    check_review_and_downloads(app, tmp_path, re.compile(r"rolling"))
+    page.screenshot(path=str(artifacts / "coach-thousand-end.png"), full_page=True)
