@@ -63,12 +63,12 @@ def check_review_and_downloads(app: App, tmp_path, bad_choice: re.Pattern):
     expect(rows.first).to_be_visible()
     # the costly row is highlighted (the styles arrive just after the rows: wait for them)
     costly_row = rows.filter(has_text=bad_choice).first
-    expect(costly_row.locator(".tabulator-cell").first).to_have_css(
+    expect(costly_row.locator(".tabulator-cell[tabulator-field=player]").first).to_have_css(
         "background-color", HIGHLIGHT, timeout=15_000)
     marked = []
     for i in range(rows.count()):
         row = rows.nth(i)
-        bg = row.locator(".tabulator-cell").first.evaluate(
+        bg = row.locator(".tabulator-cell[tabulator-field=player]").first.evaluate(
             "c => getComputedStyle(c).backgroundColor")
         marked.append((row.inner_text(), bg == HIGHLIGHT))
     bad = [text for text, hot in marked if hot]
