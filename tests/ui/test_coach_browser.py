@@ -122,8 +122,8 @@ def test_under40_coach_line_review_and_csv(page, server, artifacts, tmp_path):
         elif "Best play: stopping" in line:
             saw_best = True
     assert saw_cost and saw_best
-    page.screenshot(path=str(artifacts / "coach-under40-end.png"), full_page=True)
     game = check_review_and_downloads(app, tmp_path, re.compile(r"rolling on"))
+    page.screenshot(path=str(artifacts / "coach-under40-end.png"), full_page=True)
     review = dicelab.review(game, seat="You")
     assert review.seats["You"].mistakes >= 1
     assert not page.errors
