@@ -131,8 +131,9 @@ def decision(m, others):
 
 def evaluate(n, policies, scores=None, status=None, cur=0):
     """Each seat's exact chance to win the round, straight from RULES.md: seats play
-    ``policies[seat](scores, status, cur) -> stop?`` when they may stop; status per seat W (no
-    turn yet), R (rolling), S (stopped), B (busted)."""
+    ``policies[seat](scores, status, cur) -> stop?`` when they may stop (``policies`` None:
+    each chooses what gives them the higher chance, a tie stops); status per seat W (no turn
+    yet), R (rolling), S (stopped), B (busted)."""
     dist = [(x, float(p)) for x, p in P.items()]
 
     def add(out, p, v):
@@ -165,8 +166,13 @@ def evaluate(n, policies, scores=None, status=None, cur=0):
     @cache
     def decide(scores, status, cur):
         best = max([scores[i] for i in range(n) if i != cur and status[i] == "S"], default=0)
-        if scores[cur] > best and policies[cur](scores, status, cur):
-            st = status[:cur] + ("S",) + status[cur + 1:]
+        if scores[cur] <= best:
+            return after_roll(scores, status, cur)
+        st = status[:cur] + ("S",) + status[cur + 1:]
+        if policies is None:  # solve: the best for the player on turn, a tie stops
+            stop, roll = turn(scores, st, nxt(st, cur)), after_roll(scores, status, cur)
+            return stop if stop[cur] >= roll[cur] - 1e-12 else roll
+        if policies[cur](scores, status, cur):
             return turn(scores, st, nxt(st, cur))
         return after_roll(scores, status, cur)
 
@@ -186,6 +192,15 @@ def evaluate(n, policies, scores=None, status=None, cur=0):
 def test_independent_evaluation_of_the_solver_play(n):
     got = evaluate(n, [solver_policy] * n)
     assert got == pytest.approx(u40.readout(0, (0,) * (n - 1)).chances, abs=1e-12)
+
+
+def test_independent_plain_solve_with_three():
+    # a plain solve on the game's own state (no position sets, no tables) finds the same
+    # chances: the solve, not only its evaluation
+    assert evaluate(3, None) == pytest.approx(u40.readout(0, (0, 0)).chances, abs=1e-12)
+    got = evaluate(3, None, (20, 24, 0), ("S", "R", "W"), cur=1)
+    assert [got[1], got[2], got[0]] == pytest.approx(u40.readout(24, (0, 20)).chances,
+                                                     abs=1e-12)
 
 
 def test_independent_evaluation_mid_round():
@@ -289,3 +304,19 @@ def test_optimal_computers_in_the_game_model(n, seed):
         seen.add(sum(e.kind == "stop" for e in g.history[start:]))
         assert not g.is_over
     assert max(seen) >= 3  # rounds that went round the table were played
+
+
+def test_bulk_decisions_for_the_lab_match_the_readout():
+    rng = np.random.default_rng(5)
+    for n in range(2, 6):
+        masks, want = [], []
+        for _ in range(300):
+            k = int(rng.integers(1, n + 1))   # stopped scores and mine (the highest)
+            chosen = sorted(rng.choice(np.arange(2, 40, 2), size=k, replace=False).tolist())
+            *rest, me = chosen
+            others = (0,) * (n - k) + tuple(rest)
+            masks.append(sum(1 << (s // 2 - 1) for s in chosen))
+            want.append(u40.readout(me, others).decision == "stop")
+        assert u40.stop_choices(n, masks).tolist() == want
+    with pytest.raises(RuleError):
+        u40.stop_choices(3, [0b1111])  # four scores cannot be three players

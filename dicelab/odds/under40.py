@@ -1,8 +1,8 @@
 """Exact odds for Under40 (RULES.md "Under40"; seed 001).
 
 A roll of two dice adds an even number of 2..72 points (``rules.under40.distribution``), so a
-round score that is still in play is one of 0, 2, ..., 38: everything here is exact
-(``Fraction``) over that small space.
+round score that is still in play is one of 0, 2, ..., 38: everything here is exact over that
+small space (``Fraction`` for two players, float64 enumeration for more).
 
 Two-player round. The player on turn has round score ``m``; the other player's score is ``o``
 (their standing score once they have stopped; 0 before they have rolled). The player on turn
@@ -34,8 +34,9 @@ its points, not the game), and the others are known to do the same; a player ind
 between stopping and rolling stops (as in the two-player solve). Backward induction over the
 positions gives this subgame-perfect play, with every player's chance of winning the round.
 For N >= 3 the values are float64 sums over the 36 two-dice outcomes (exact enumeration, no
-sampling; a tie is "stop >= roll - 1e-12"); two-player positions use the exact ``Fraction``
-solve above, so two-player answers are unchanged.
+sampling; a tie is "stop >= roll - 1e-12"); ``readout`` with two players in the round uses the
+exact ``Fraction`` solve above, so two-player answers are unchanged (the float two-player table,
+reached after busts in bigger rounds, agrees with it to 1e-12 with the same decisions: tested).
 
 Tables per number of players still in the round, n (``_table(n)``), indexed by a 19-bit mask of
 the scores 2..38 (bit s // 2 - 1):
