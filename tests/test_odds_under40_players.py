@@ -320,3 +320,19 @@ def test_bulk_decisions_for_the_lab_match_the_readout():
         assert u40.stop_choices(n, masks).tolist() == want
     with pytest.raises(RuleError):
         u40.stop_choices(3, [0b1111])  # four scores cannot be three players
+
+
+def test_vectorised_lab_plays_the_solve_with_three():
+    # the lab's numpy games (dicelab.lab.under40, called directly: its caller falls back to the
+    # game model on a RuleError) against the game model with the same computers: win rates agree
+    from dicelab.lab import wilson
+    from dicelab.lab.models import play_games
+    from dicelab.lab.under40 import simulate_games
+
+    players = ["optimal", "threshold:20", "optimal"]
+    wins, _, _ = play_games("under40", players, 300, seed=8, settings={"target": 200})
+    winners, _, _ = simulate_games(players, 10_000, seed=9, target=200)
+    rates = np.bincount(winners, minlength=3) / 10_000
+    for i in range(3):
+        lo, hi = wilson(int(round(wins[i])), 300)
+        assert lo - 0.02 <= rates[i] <= hi + 0.02
