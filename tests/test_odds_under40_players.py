@@ -188,7 +188,7 @@ def evaluate(n, policies, scores=None, status=None, cur=0):
 
 
 @pytest.mark.parametrize("n", [3, pytest.param(4, marks=pytest.mark.skipif(
-    not os.environ.get("DICELAB_SLOW"), reason="slow (about 30 s): set DICELAB_SLOW=1"))])
+    not os.environ.get("DICELAB_SLOW"), reason="slow (1-2 min): set DICELAB_SLOW=1"))])
 def test_independent_evaluation_of_the_solver_play(n):
     got = evaluate(n, [solver_policy] * n)
     assert got == pytest.approx(u40.readout(0, (0,) * (n - 1)).chances, abs=1e-12)
