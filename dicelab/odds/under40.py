@@ -257,7 +257,7 @@ def _table(n: int) -> _Table:
         raise RuleError(f"Under40 rounds are solved for 2 to {MAX_PLAYERS} players, got {n}")
     pop, low, high = _masks()
     masks = np.flatnonzero((pop >= 1) & (pop <= n))
-    index = np.full(_FULL, -1, dtype=np.int64)
+    index = np.full(_FULL, -1, dtype=np.int32)
     index[masks] = np.arange(len(masks))
     D = np.zeros((len(masks), n))
     S = np.zeros((len(masks), n))
