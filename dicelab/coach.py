@@ -5,7 +5,8 @@ action, the options of the player on turn are valued by the variant's exact solv
 
 - Bones, Thousand: expected points of the rest of the turn (``odds.fivedice.turn_readout``;
   with choose_keepers every way to set dice aside, ``keep_values``);
-- Under40 (two players): chance to win the round (``odds.under40.round_readout``);
+- Under40: chance to win the round (``odds.under40.readout``; two players: the exact
+  ``round_readout``);
 - Yahtzee: expected final score (the solved table's ``advise``: every keep and every box).
 
 A state where the rules leave one option is not a decision. What a choice lost is the best
@@ -197,7 +198,8 @@ class FiveDiceSource(ValueSource):
 
 # ----- Under40 -----------------------------------------------------------------------------------
 class Under40Source(ValueSource):
-    """Chance to win the round (odds.under40, exact for two players)."""
+    """Chance to win the round (odds.under40.readout: exact for any number of players, each
+    maximising their own chance of winning the round)."""
 
     name = "round_win"
     unit = "chance to win the round"
@@ -205,26 +207,15 @@ class Under40Source(ValueSource):
     tolerance = 1e-4
     tolerance_words = "0.01 percentage points"
 
-    def supports(self, game) -> str | None:
-        if game.n_seats != 2:
-            return (f"Under40 round odds are exact for two players; this game has "
-                    f"{game.n_seats}, so its decisions are not reviewed")
-        return None
-
-    def _scores(self, game) -> tuple[int, int]:
-        st = game.state
-        me = st.current
-        return st.round_scores[me], st.round_scores[1 - me]
-
     def options(self, game) -> list[Option]:
-        from .odds.under40 import bust_chance, round_readout
+        from .odds.under40 import bust_chance, readout
 
         st = game.state
         if st.phase != "decide":
             return []
-        m, o = self._scores(game)
-        r = round_readout(m, o)
-        detail = {"score": m, "other": o, "bust": float(bust_chance(m)), "readout": r}
+        m, others = st.round_scores[st.current], game.round_others()
+        r = readout(m, others)
+        detail = {"score": m, "others": others, "bust": float(bust_chance(m)), "readout": r}
         opts = [Option(("roll",), "rolling on", float(r.roll_win), detail)]
         if r.may_stop:
             opts.append(Option(("stop",), "stopping", float(r.stop_win), detail))
@@ -234,17 +225,21 @@ class Under40Source(ValueSource):
         return ("stop",) if isinstance(action, Stand) else ("roll",)
 
     def situation(self, game) -> dict:
-        m, o = self._scores(game)
-        return {"score": m, "other": o}
+        st = game.state
+        return {"score": st.round_scores[st.current], "others": game.round_others(),
+                "must_beat": game.must_beat()}
 
     def state_words(self, game) -> str:
-        m, o = self._scores(game)
-        other = game.names[1 - game.state.current]
-        return f"round score {m} against {other}'s {o}"
+        st = game.state
+        me = st.current
+        others = [f"{game.names[i]}'s {st.round_scores[i]}" for i in range(game.n_seats)
+                  if i != me and st.status[i] != "busted"]
+        return f"round score {st.round_scores[me]} against {', '.join(others)}"
 
     def why(self, d, chosen, best) -> str:
         det = best.detail
-        return (f"At {det['score']} against {det['other']} a roll goes over 40 "
+        others = ", ".join(map(str, det["others"]))
+        return (f"At {det['score']} against {others} a roll goes over 40 "
                 f"{_pct(det['bust'])} of the time; {best.label} wins the round "
                 f"{self.fmt(best.value)} of the time, {chosen.label} {self.fmt(chosen.value)}.")
 

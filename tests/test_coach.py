@@ -247,11 +247,18 @@ def test_bad_input_is_a_rule_error():
         dicelab.review(g, seat="Zed")
 
 
-def test_under40_with_three_players_says_why_it_is_not_reviewed():
-    g = played("under40", ["cautious", "cautious", "cautious"], seed=1, max_actions=60)
-    r = dicelab.review(g)
-    assert len(r) == 0 and "exact for two players" in r.notes[0]
-    assert "exact for two players" in r.text()
+def test_under40_with_three_players_uses_the_round_tables():
+    seen = 0
+    for g, d in decisions("under40", ["random", "cautious", "threshold:20"], n=40):
+        st = g.state
+        r = u40.readout(st.round_scores[st.current], g.round_others())
+        values = {o.key[0]: o.value for o in d.options}
+        assert values["roll"] == float(r.roll_win)
+        assert values.get("stop") == (None if r.stop_win is None else float(r.stop_win))
+        seen += 1
+    assert seen == 40
+    g = played("under40", ["optimal", "optimal", "optimal"], seed=1)
+    assert sum(s.lost for s in dicelab.review(g).seats.values()) <= 1e-9
 
 
 # ----- words and outputs -----------------------------------------------------------------------
