@@ -83,24 +83,29 @@ class CoachView(pn.viewable.Viewer):
         r = self.review
         people = [e for e in r.entries if not e.computer] or r.entries
         fmt = r.source.fmt
+        scale = 100 if r.variant == "under40" else 1  # chances in percentage points
+        self._mistakes = [e.mistake for e in people]
         return pd.DataFrame({
             "turn": [e.turn for e in people],
             "player": [e.player for e in people],
             "state": [e.state for e in people],
             "choice": [f"{e.chosen.label} ({fmt(e.chosen.value)})" for e in people],
             "best": [f"{e.best.label} ({fmt(e.best.value)})" for e in people],
-            "lost": [round(e.lost, 4) for e in people],
+            "lost": [round(scale * e.lost, 2) for e in people],
             "why": [e.why for e in people],
         })
 
     def _table(self, df):
-        table = pn.widgets.Tabulator(df, show_index=False, disabled=True, layout="fit_data_table",
-                                     sizing_mode="stretch_width", max_height=360,
-                                     sorters=[], name="coach-review")
-        lost_above = self.review.tolerance
+        table = pn.widgets.Tabulator(
+            df, show_index=False, disabled=True, layout="fit_data_stretch",
+            sizing_mode="stretch_width", max_height=380, name="coach-review",
+            widths={"state": 210, "choice": 170, "best": 170, "why": 320},
+            formatters={c: {"type": "textarea"} for c in ("state", "choice", "best", "why")},
+            titles={"lost": "lost (% points)" if self.play.variant == "under40" else "lost"})
+        mistakes = self._mistakes
 
-        def highlight(row):
-            return [COSTLY if row["lost"] > lost_above else ""] * len(row)
+        def highlight(row):  # the frame's index is the decision's position
+            return [COSTLY if mistakes[row.name] else ""] * len(row)
         table.style.apply(highlight, axis=1)
         return table
 
@@ -133,7 +138,8 @@ class CoachView(pn.viewable.Viewer):
         colours = ["#e45756", "#4c78a8", "#f58518", "#54a24b", "#72b7b2", "#b279a2",
                    "#ff9da6", "#9d755d"]
         fig = figure(height=220, sizing_mode="stretch_width", toolbar_location=None,
-                     title=f"Value lost per turn ({self.review.unit})")
+                     title=f"Value lost per turn ({self.review.unit}"
+                     + (", % points)" if self.play.variant == "under40" else ")"))
         width = 0.8 / max(len(players), 1)
         for i, name in enumerate(players):
             mine = per[per["player"] == name]
@@ -142,6 +148,7 @@ class CoachView(pn.viewable.Viewer):
             fig.vbar(x="turn", top="lost", width=width, source=src, legend_label=name,
                      color=colours[i % len(colours)])
         fig.y_range.start = 0
+        fig.xaxis.ticker.min_interval = 1  # whole turns
         fig.xaxis.axis_label = "round" if self.play.variant == "under40" else "turn"
         fig.legend.location = "top_left"
         return pn.pane.Bokeh(fig, sizing_mode="stretch_width")
