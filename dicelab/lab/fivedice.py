@@ -262,7 +262,7 @@ def policy_for(variant: str, spec: str, config) -> Policy:
 
 
 def run(variant, players, games, turns, seed, progress, settings):
-    from . import LabResult, mean_ci, progress_bar, wilson
+    from .results import LabResult, mean_ci, progress_bar, wilson
     from ..settings import SETTINGS
 
     cfg = SETTINGS[variant](**settings)

@@ -5,7 +5,7 @@ import param
 
 from ..actions import Roll, Stand
 from ..rules.fivedice import STRATEGIES, THRESHOLD_RANGE, UNIT
-from . import register, spec_value
+from .registry import register, spec_value
 
 
 class ThresholdPlayer(param.Parameterized):
