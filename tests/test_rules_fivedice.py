@@ -161,6 +161,7 @@ def played_states(variant, settings, games):
             st = g.state
             seat = st.current
             before = standing(g, st, seat)
+            turn.check_standing(r, before)  # a standing the rules can reach
             need = turn.stand_need(r, before.total, before.on_board, before.on_barrel)
             assert g.need_to_stand()[0] == need == reference_need(r, before.total,
                                                                   before.on_board,

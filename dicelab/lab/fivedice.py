@@ -257,7 +257,7 @@ def policy_for(variant: str, spec: str, config) -> Policy:
     if hasattr(player, "stand_tables"):
         on_board, fresh = player.stand_tables(config)
         return Policy(spec, stand_table=on_board, fresh_table=fresh,
-                      unit=50 if variant == "bones" else 5)
+                      unit=turn.UNIT[variant])
     raise RuleError(f"{spec!r} has no vectorised form for the {variant} lab")
 
 

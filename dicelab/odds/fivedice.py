@@ -41,7 +41,7 @@ from ..errors import RuleError
 from ..rules import bones as bones_rules
 from ..rules import thousand as thousand_rules
 from ..rules.fivedice import (STRATEGIES, THRESHOLD_RANGE, UNIT, FiveDiceRules, Standing,
-                              bust, gain_cap, stand_need)
+                              bust, check_standing, gain_cap, stand_need)
 
 
 # ----- rules -> a hashable description ---------------------------------------------------------
@@ -274,34 +274,6 @@ def _situation(r: FiveDiceRules, banked: int = 0, on_board: bool = True,
     return _Situation(r.kernel_key, need, clamp, bust_value, True, False)
 
 
-def _check_state(r: FiveDiceRules, banked, on_barrel, barrel_turns, bolts):
-    for name, v in (("banked", banked), ("barrel_turns", barrel_turns), ("bolts", bolts)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise RuleError(f"{name} is a whole number, got {v!r}")
-    if barrel_turns < 0 or bolts < 0:
-        raise RuleError("barrel_turns and bolts are counts (>= 0)")
-    if r.variant == "bones":
-        if banked < 0:
-            raise RuleError(f"a Bones total is never negative, got {banked}")
-        if on_barrel:
-            raise RuleError("Bones has no barrel")
-        return
-    if on_barrel:
-        if not r.barrel:
-            raise RuleError("Thousand: the barrel is off in these settings (barrel 0)")
-        if banked != r.barrel:
-            raise RuleError(f"Thousand barrel: a player on the barrel has exactly {r.barrel}, "
-                            f"not {banked}")
-        if barrel_turns >= r.barrel_attempts:
-            raise RuleError(f"Thousand barrel: {r.barrel_attempts} attempts, "
-                            f"{barrel_turns} already used")
-    elif r.barrel and banked >= r.barrel:
-        raise RuleError(f"Thousand barrel: a stand reaching {r.barrel} sets the total to "
-                        f"{r.barrel} on the barrel, so {banked} off the barrel cannot happen")
-    elif not r.barrel and banked >= r.target:
-        raise RuleError(f"Thousand: a total of {banked} has already won (target {r.target})")
-
-
 # ----- the solver ------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class _Solution:
@@ -489,7 +461,7 @@ def optimal_turn_ev(rules, *, on_board: bool = True, banked: int = 0, on_barrel:
     them. Bones: ``on_board`` False applies min_on_board. Thousand: ``on_board`` is "opened";
     ``banked`` sets the pit and the barrel clamp; ``on_barrel`` needs banked == barrel."""
     r = as_rules(rules)
-    _check_state(r, banked, on_barrel, barrel_turns, bolts)
+    check_standing(r, Standing(banked, on_board, on_barrel, barrel_turns, bolts))
     sol = _solve_optimal(_situation(r, banked, on_board, on_barrel, barrel_turns, bolts))
     return float(sol.roll[5, 0])
 
@@ -502,7 +474,7 @@ def threshold_turn_ev(rules, threshold: int, hot_dice_habit: bool = True, *,
     hot dice again unless that stand puts it on the board for the first time). Thousand's hot
     dice are always rolled, so the habit does not matter there."""
     r = as_rules(rules)
-    _check_state(r, banked, on_barrel, barrel_turns, bolts)
+    check_standing(r, Standing(banked, on_board, on_barrel, barrel_turns, bolts))
     t = check_threshold(threshold, r.variant)
     sit = _situation(r, banked, on_board, on_barrel, barrel_turns, bolts)
     sol = _solve_threshold(sit, t // r.unit, bool(hot_dice_habit) or sit.hot_compulsory)
@@ -522,7 +494,7 @@ def reach_chance(rules, amount: int, turn_total: int = 0, dice_left: int = 5, *,
     rules need to stand), rolling until then with the choices that maximise that chance.
     Thousand: hot dice reached at the amount must still be rolled once more."""
     r = as_rules(rules)
-    _check_state(r, banked, on_barrel, 0, 0)
+    check_standing(r, Standing(banked, on_board, on_barrel))
     t_u = _check_total(r, turn_total)
     n = _check_n(dice_left)
     sit = _situation(r, banked, on_board, on_barrel)
@@ -580,7 +552,7 @@ def turn_readout(rules, turn_total: int = 0, dice_left: int = 5, *, on_board: bo
     r = as_rules(rules)
     n = _check_n(dice_left)
     t_u = _check_total(r, turn_total)
-    _check_state(r, banked, on_barrel, barrel_turns, bolts)
+    check_standing(r, Standing(banked, on_board, on_barrel, barrel_turns, bolts))
     sit = _situation(r, banked, on_board, on_barrel, barrel_turns, bolts)
     sol = _solve_optimal(sit)
     hot = t_u > 0 and n == 5

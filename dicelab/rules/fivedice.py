@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..errors import RuleError
 from .bones import check_preset
 
 UNIT = {"bones": 50, "thousand": 5}  # every score of the variant is a multiple of this
@@ -87,29 +88,32 @@ class Standing(NamedTuple):
     bolts: Any = 0
 
 
-# ----- scalar-or-array helpers -----------------------------------------------------------------
-def _arrays(*xs) -> bool:
-    return any(isinstance(x, np.ndarray) for x in xs)
+# ----- scalar-or-array helpers (cheap on plain numbers: the game calls them on every step) ----
+_ND = np.ndarray
 
 
 def _where(cond, a, b):
-    return np.where(cond, a, b) if _arrays(cond, a, b) else (a if cond else b)
+    if cond.__class__ is _ND or a.__class__ is _ND or b.__class__ is _ND:
+        return np.where(cond, a, b)
+    return a if cond else b
 
 
 def _max(a, b):
-    return np.maximum(a, b) if _arrays(a, b) else max(a, b)
+    if a.__class__ is _ND or b.__class__ is _ND:
+        return np.maximum(a, b)
+    return a if a >= b else b
 
 
 def _zero(x):
-    return np.zeros_like(x) if isinstance(x, np.ndarray) else 0
+    return np.zeros_like(x) if x.__class__ is _ND else 0
 
 
 def _and(a, b):
-    return a & b if _arrays(a, b) else (a and b)
+    return a & b if a.__class__ is _ND or b.__class__ is _ND else (a and b)
 
 
 def _not(a):
-    return ~a if isinstance(a, np.ndarray) else not a
+    return ~a if a.__class__ is _ND else not a
 
 
 # ----- what a stand needs ----------------------------------------------------------------------
@@ -203,3 +207,35 @@ def bust(r: FiveDiceRules, p: Standing) -> Standing:
 def attempts_left(r: FiveDiceRules, p: Standing) -> int | None:
     """Barrel turns a player on the barrel has left, None off the barrel."""
     return r.barrel_attempts - p.barrel_turns if p.on_barrel else None
+
+
+def check_standing(r: FiveDiceRules, p: Standing) -> None:
+    """RuleError unless ``p`` (plain numbers) is a standing these rules can reach between
+    turns: whole numbers, a Bones total >= 0 and no barrel, a Thousand barrel player at exactly
+    the barrel with attempts left, no one past the barrel or (without one) the target."""
+    total, _on_board, on_barrel, barrel_turns, bolts = p
+    for name, v in (("banked", total), ("barrel_turns", barrel_turns), ("bolts", bolts)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise RuleError(f"{name} is a whole number, got {v!r}")
+    if barrel_turns < 0 or bolts < 0:
+        raise RuleError("barrel_turns and bolts are counts (>= 0)")
+    if r.variant == "bones":
+        if total < 0:
+            raise RuleError(f"a Bones total is never negative, got {total}")
+        if on_barrel:
+            raise RuleError("Bones has no barrel")
+        return
+    if on_barrel:
+        if not r.barrel:
+            raise RuleError("Thousand: the barrel is off in these settings (barrel 0)")
+        if total != r.barrel:
+            raise RuleError(f"Thousand barrel: a player on the barrel has exactly {r.barrel}, "
+                            f"not {total}")
+        if barrel_turns >= r.barrel_attempts:
+            raise RuleError(f"Thousand barrel: {r.barrel_attempts} attempts, "
+                            f"{barrel_turns} already used")
+    elif r.barrel and total >= r.barrel:
+        raise RuleError(f"Thousand barrel: a stand reaching {r.barrel} sets the total to "
+                        f"{r.barrel} on the barrel, so {total} off the barrel cannot happen")
+    elif not r.barrel and total >= r.target:
+        raise RuleError(f"Thousand: a total of {total} has already won (target {r.target})")
