@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 import param
 
 from .errors import RuleError
+from .rules.fivedice import FiveDiceRules
 
 
 class Settings(param.Parameterized):
@@ -96,6 +97,10 @@ class BonesSettings(Settings):
         if self.preset == "french" and self.min_on_board != 600:
             raise RuleError("the french preset fixes min_on_board at 600")
 
+    def turn_rules(self) -> FiveDiceRules:
+        """The turn rules these settings make (dicelab.rules.fivedice)."""
+        return FiveDiceRules.of(self.variant, self.to_dict())
+
 
 class ThousandSettings(Settings):
     variant = "thousand"
@@ -132,6 +137,8 @@ class ThousandSettings(Settings):
             self.pits = pits
         if self.barrel and self.barrel >= self.target:
             raise RuleError(f"the barrel ({self.barrel}) must be below the target ({self.target})")
+
+    turn_rules = BonesSettings.turn_rules
 
 
 class Under40Settings(Settings):

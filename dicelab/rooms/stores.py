@@ -24,64 +24,14 @@ import os
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Any, Callable, TypeVar
 
 from ..errors import RuleError
 from .model import Room
+from .store_api import Conflict, Store, missing, name_taken
 
-T = TypeVar("T")
+__all__ = ["ENV", "Conflict", "Store", "MemoryStore", "SQLiteStore", "open_store"]
+
 ENV = "DICELAB_ROOMS"
-
-
-class Conflict(Exception):
-    """The log holds a different number of actions than the writer expected."""
-
-
-class Store:
-    """The interface every store offers (all methods thread-safe)."""
-
-    def create(self, room: Room) -> Room:
-        """Store a new room (its ``rev`` becomes 1); RuleError if the name is taken."""
-        raise NotImplementedError
-
-    def get(self, key: str) -> Room | None:
-        raise NotImplementedError
-
-    def update(self, key: str, change: Callable[[Room], T]) -> tuple[Room, T]:
-        """Read-modify-write one room atomically: ``change`` edits a copy (and may raise
-        RuleError to leave everything as it was); the copy is saved with ``rev`` + 1."""
-        raise NotImplementedError
-
-    def delete(self, key: str) -> None:
-        raise NotImplementedError
-
-    def rooms(self, open_only: bool = True) -> list[Room]:
-        """Every room (only those not started, by default), oldest first."""
-        raise NotImplementedError
-
-    def actions(self, key: str, start: int = 0) -> list[dict[str, Any]]:
-        """The room's actions from index ``start`` on."""
-        raise NotImplementedError
-
-    def append(self, key: str, index: int, action: dict[str, Any]) -> None:
-        """Append ``action`` as action number ``index`` (0-based), durably; Conflict if the log
-        does not hold exactly ``index`` actions, RuleError if the room is gone."""
-        raise NotImplementedError
-
-    def on_remote(self, callback: Callable[[str, str], None]) -> None:
-        """Call ``callback(key, kind)`` when another process changes a room (kind "room",
-        "action" or "deleted"). Stores without other processes never call it."""
-
-    def close(self) -> None:
-        pass
-
-
-def _missing(key: str) -> RuleError:
-    return RuleError(f"there is no game named {key!r}")
-
-
-def _clash(room: Room) -> RuleError:
-    return RuleError(f"a game named {room.name!r} already exists: choose another name")
 
 
 class MemoryStore(Store):
@@ -96,7 +46,7 @@ class MemoryStore(Store):
     def create(self, room):
         with self._lock:
             if room.key in self._rooms:
-                raise _clash(room)
+                raise name_taken(room)
             room = room.copy()
             room.rev = 1
             self._rooms[room.key] = room.to_json()
@@ -111,7 +61,7 @@ class MemoryStore(Store):
     def update(self, key, change):
         with self._lock:
             if key not in self._rooms:
-                raise _missing(key)
+                raise missing(key)
             room = Room.from_json(self._rooms[key])
             result = change(room)
             room.rev += 1
@@ -138,7 +88,7 @@ class MemoryStore(Store):
         with self._lock:
             log = self._logs.get(key)
             if log is None:
-                raise _missing(key)
+                raise missing(key)
             if len(log) != index:
                 raise Conflict(f"{key}: the log holds {len(log)} actions, not {index}")
             log.append(text)
@@ -209,7 +159,7 @@ class SQLiteStore(Store):
                 db.execute("INSERT INTO rooms VALUES (?, ?, ?, ?)",
                            (room.key, int(room.started), room.created, room.to_json()))
             except sqlite3.IntegrityError:
-                raise _clash(room) from None
+                raise name_taken(room) from None
         return room
 
     def get(self, key):
@@ -220,7 +170,7 @@ class SQLiteStore(Store):
         with self._write() as db:
             row = db.execute("SELECT room FROM rooms WHERE key = ?", (key,)).fetchone()
             if row is None:
-                raise _missing(key)
+                raise missing(key)
             room = Room.from_json(row[0])
             result = change(room)
             room.rev += 1
@@ -247,7 +197,7 @@ class SQLiteStore(Store):
         text = json.dumps(action)
         with self._write() as db:
             if db.execute("SELECT 1 FROM rooms WHERE key = ?", (key,)).fetchone() is None:
-                raise _missing(key)
+                raise missing(key)
             (last,) = db.execute("SELECT MAX(idx) FROM actions WHERE key = ?", (key,)).fetchone()
             count = 0 if last is None else last + 1
             if count != index:

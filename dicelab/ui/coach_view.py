@@ -52,14 +52,20 @@ class CoachView(pn.viewable.Viewer):
 
     # ----- following the game ----------------------------------------------------------------
     def _follow(self, *_):
-        g, shadow, on = self.play.game, self._shadow, self.play.prefs.coach
-        for action in g.actions[shadow.version:]:
-            seat = shadow.current_player
-            if on and self.play.is_mine(seat):
-                entry = coach.judge(shadow, action)
-                if entry is not None:
-                    self.entry = entry
-            shadow.apply(action)
+        g, on = self.play.game, self.play.prefs.coach
+        try:
+            if self._shadow.version > len(g.actions):  # the game was rebuilt shorter (a room)
+                raise RuntimeError
+            for action in g.actions[self._shadow.version:]:
+                seat = self._shadow.current_player
+                if on and self.play.is_mine(seat):
+                    entry = coach.judge(self._shadow, action)
+                    if entry is not None:
+                        self.entry = entry
+                self._shadow.apply(action)
+        except Exception:  # the coach never stops play: start the copy afresh, say nothing
+            self._shadow = g.replay()
+            self.entry = None
         self._draw_line()
         if on and g.is_over and self.review is None:
             self.review = coach.review(g)
