@@ -140,9 +140,15 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_serve(args) -> int:
+    if not 0 <= args.port <= 65535:
+        raise RuleError(f"--port is 1 to 65535 (0: any free port), got {args.port}")
     from .ui import serve
 
-    serve(port=args.port, show=args.show, address=args.address, origins=args.origin)
+    try:
+        serve(port=args.port, show=args.show, address=args.address, origins=args.origin)
+    except OSError as exc:  # the port is taken, or the address is not this machine's
+        raise RuleError(f"cannot listen on {args.address}:{args.port}: "
+                        f"{exc.strerror or exc}") from None
     return 0
 
 

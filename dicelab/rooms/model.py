@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..errors import RuleError
-from ..games.base import MAX_NAME, MAX_SEATS
+from ..games.base import MAX_NAME, MAX_SEATS, check_name_chars
 
 MAX_ROOM_NAME = 40
 MAX_STRATEGY = 40
@@ -63,13 +63,7 @@ def player_name(value: Any) -> str:
     name = _text(value, "a player's name")
     if len(name) > 4 * MAX_NAME:  # refuse huge input before looking at it character by character
         raise RuleError(f"a name has at most {MAX_NAME} characters, got {len(name)}")
-    for ch in name:
-        cat = unicodedata.category(ch)
-        # Cc: control characters, Cs: lone surrogates (not storable), Co: private use,
-        # Cf: invisible format characters (bidi overrides spoof names) except the zero-width
-        # joiner that emoji sequences need
-        if ch not in " \t" and (cat in ("Cc", "Cs", "Co") or (cat == "Cf" and ch != "\u200d")):
-            raise RuleError(f"a name may not hold control characters (U+{ord(ch):04X})")
+    check_name_chars(name)
     name = " ".join(unicodedata.normalize("NFC", name).split())
     if not name:
         raise RuleError("a seat needs a name")

@@ -2,7 +2,9 @@
 (``create_app`` is what gets served: a function, never a shared object)."""
 from __future__ import annotations
 
+import logging
 import os
+import unicodedata
 
 import panel as pn
 import panel_material_ui as pmui
@@ -446,9 +448,21 @@ def preload():
 
 
 def _arg(name: str):
+    """A URL query value as text; a value that is not UTF-8 (``?room=%FF``) or too long is
+    ignored with a log line: the page opens as if it were not there."""
     args = getattr(pn.state, "session_args", None) or {}
     v = args.get(name)
-    return v[0].decode() if v else None
+    if not v:
+        return None
+    try:
+        text = v[0].decode()
+    except UnicodeDecodeError:
+        logging.getLogger("dicelab").warning("ignored URL value %s=%r: not UTF-8", name, v[0][:40])
+        return None
+    if len(text) > 200 or any(unicodedata.category(c)[0] == "C" for c in text):
+        logging.getLogger("dicelab").warning("ignored URL value %s=%r", name, text[:40])
+        return None
+    return text
 
 
 class DicelabApp(pn.viewable.Viewer):

@@ -1,0 +1,259 @@
+"""Hostile and unlucky input (issue 15): every bad value to the Python API, the CLI, a URL, a
+saved game or a room gets RuleError or a usage message naming the problem, and nothing already
+stored changes (RULES.md "Common": an illegal action raises a clear error and changes nothing)."""
+from __future__ import annotations
+
+import json
+import math
+import socket
+
+import pytest
+
+from dicelab import RuleError, load_game, new_game
+from dicelab.cli import main
+from dicelab.settings import BonesSettings, ThousandSettings, YahtzeeSettings
+
+
+# ----- settings bounds: the same refusal for the API, the CLI, the app and the rooms ---------
+@pytest.mark.parametrize("pits, words", [
+    ([[math.inf, 2]], "whole numbers"),
+    ([[0, math.nan]], "whole numbers"),
+    ([[0.5, 100]], "whole numbers"),
+    ([[True, 100]], "whole numbers"),
+    ([[0, 10_000_000]], "target"),
+    ([[0, 1000]], None),                         # allowed: up to the target, 1000 wide
+    ([[100, 1105]], "target"),
+    ([[202, 300]], "multiples of 5"),
+    ([[300, 200]], "low < high"),
+    ([[-5, 100]], "low < high"),
+    ([[600, 700], [200, 300]], "increasing order"),
+    ([[200, 300], [250, 350]], "overlapping"),
+    ([[i * 50, i * 50 + 25] for i in range(11)], "at most 10 pits"),
+    ([[1, 2, 3]], "(low, high)"),
+    (["ab"], "(low, high)"),
+    ([{"a": 1, "b": 2}], "(low, high)"),
+    ("200-300", "list"),
+    (None, "list"),
+])
+def test_thousand_pits_bounds(pits, words):
+    if words is None:
+        assert ThousandSettings(pits=pits).pits == [tuple(p) for p in pits]
+        return
+    with pytest.raises(RuleError, match=words.replace("(", r"\(").replace(")", r"\)")):
+        ThousandSettings(pits=pits)
+
+
+def test_thousand_pit_width_bounds_the_solver():
+    """A pit is at most 1000 wide (within a target up to 10,000): the widest allowed pit and the
+    highest barrel keep every odds table small (issue 15: a pit of 10,000,000 froze a server)."""
+    with pytest.raises(RuleError, match="at most 1000 wide"):
+        ThousandSettings(target=10_000, pits=[[0, 1005]])
+    from dicelab.odds import fivedice
+
+    for s in (ThousandSettings(target=10_000, barrel=0, opening=500, pits=[[0, 1000]]),
+              ThousandSettings(target=10_000, barrel=5000, opening=500, pits=[])):
+        sol = fivedice._solve_optimal(fivedice._situation(fivedice.as_rules(s), 0, False))
+        assert sol.top <= 1000  # turn totals tabled, in units of 5 points
+        assert sol.roll.nbytes + sol.value.nbytes <= 100_000
+
+
+@pytest.mark.parametrize("kw, words", [
+    ({"barrel": 1000}, "below the target"),
+    ({"opening": 500, "target": 500, "barrel": 0, "pits": []}, "opening"),
+    ({"preset": "french"}, "no presets"),
+    ({"preset": 3}, "a preset is a name"),
+    ({"target": 1e9}, "integer"),
+    ({"barrel": 6000}, "at most 5000"),
+])
+def test_thousand_settings_against_each_other(kw, words):
+    with pytest.raises(RuleError, match=words):
+        ThousandSettings(**kw)
+
+
+def test_settings_from_dict_refuses_non_mappings():
+    for bad in (None, [1], "target=3", {1: 2}):
+        with pytest.raises(RuleError, match="mapping"):
+            BonesSettings.from_dict(bad)
+
+
+def test_yahtzee_rule_sets_are_bounded():
+    with pytest.raises(RuleError):
+        YahtzeeSettings(rerolls=6)
+    with pytest.raises(RuleError):
+        YahtzeeSettings(upper_bonus_threshold=106)
+
+
+# ----- the Python API ----------------------------------------------------------------------------
+@pytest.mark.parametrize("call, words", [
+    (lambda: new_game("thousand", None), "seats are a list"),
+    (lambda: new_game("bones", "AnnBob"), "seats are a list"),
+    (lambda: new_game("bones", 5), "seats are a list"),
+    (lambda: new_game("bones", {"Ann": 1}), "seats are a list"),
+    (lambda: new_game("bones", [f"P{i}" for i in range(9)]), "1 to 8"),
+    (lambda: new_game("bones", ["An\x00n"]), "control characters"),
+    (lambda: new_game("bones", ["Ann\u202eboB"]), "control characters"),
+    (lambda: new_game("bones", ["\x1b[31mAnn"]), "control characters"),
+    (lambda: new_game("bones", [5]), "a seat is a name"),
+    (lambda: new_game("bones", [{"name": 5}]), "a name is text"),
+    (lambda: new_game("bones", ["x" * 10_000]), "at most 40"),
+    (lambda: new_game("bones", [{"name": "A", "strategy": ["x"]}]), "strategy is a name"),
+    (lambda: new_game("thousand", pits=[[math.inf, 2]]), "whole numbers"),
+    (lambda: new_game(["bones"]), "unknown variant"),
+    (lambda: new_game("bones", seed=-1), "seed"),
+    (lambda: new_game("bones", seed=2 ** 80), "seed"),
+    (lambda: new_game("bones", seed=1.5), "seed"),
+    (lambda: new_game("bones", seed=True), "seed"),
+    (lambda: new_game("bones", seed="7"), "seed"),
+    (lambda: new_game("thousand", preset="french"), "no presets"),
+    (lambda: new_game("bones", settings=ThousandSettings()), "BonesSettings"),
+])
+def test_api_refuses(call, words):
+    with pytest.raises(RuleError, match=words):
+        call()
+
+
+def test_names_keep_emoji_and_collapse_tabs():
+    g = new_game("bones", ["Ann\tLee", "\U0001F469\u200d\U0001F4BB"])
+    assert g.names == ["Ann Lee", "\U0001F469\u200d\U0001F4BB"]
+
+
+def test_refused_action_changes_nothing():
+    g = new_game("thousand", ["A", "B"], seed=3)
+    g.apply("roll")
+    before = g.snapshot()
+    for bad in (None, {"type": "reroll", "keep": [float("inf")]}, {"type": "roll", "keep": "x"},
+                [1, 2], 3.5, "roll " + "9" * 5000, {"type": "score", "box": ["a"]}):
+        with pytest.raises(RuleError):
+            g.apply(bad)
+        assert g.snapshot() == before
+
+
+# ----- saved games ---------------------------------------------------------------------------------
+def saved() -> dict:
+    g = new_game("thousand", ["Ann", {"name": "Cpu", "strategy": "chicken"}], seed=11)
+    g.apply("roll")
+    return g.to_dict()
+
+
+def edited(**changes) -> dict:
+    d = saved()
+    d.update(changes)
+    return d
+
+
+@pytest.mark.parametrize("doc, words", [
+    (edited(seed=None), "its own seed"),
+    (edited(seed=-3), "seed"),
+    (edited(seed=2 ** 70), "seed"),
+    (edited(seed=True), "seed"),
+    (edited(seed="11"), "seed"),
+    ('{"dicelab": 1, "variant": "bones", "settings": {}, "seats": [{"name": "A"}], "seed": 1,'
+     ' "actions": [{"type": "roll"}, {"type": "stand", "keep": [1e400]}]}', "malformed action"),
+    ('{"dicelab": 1, "variant": "bones", "settings": {}, "seats": [{"name": "A"}], "seed": 1,'
+     ' "actions": ' + "[" * 100_000 + "]" * 100_000 + "}", "not a saved dicelab game"),
+    ("[" * 100_000 + "]" * 100_000, "not a saved dicelab game"),
+    (b"\xff\xfe{}", "not a saved dicelab game"),
+    ("x" * 30_000_000, "at most 20 MB"),
+    (edited(actions=[{"type": "roll"}] * 200_001), "at most 200000"),
+    (edited(actions={"a": 1}), "actions are a list"),
+    (edited(actions=["roll"]), "malformed action"),
+    (edited(actions=[{"type": "reroll", "positions": [[[[1]]]]}]), "malformed action"),
+    (edited(seats="AnnBob"), "seats are a list"),
+    (edited(seats=[]), "seats are a list"),
+    (edited(seats=[{"name": 5}]), "a seat is"),
+    (edited(seats=[{"name": "A\x07"}]), "control characters"),
+    (edited(seats=[{"name": "A", "strategy": ["x"]}]), "a seat is"),
+    (edited(seats=[{"name": "A", "evil": 1}]), "a seat is"),
+    (edited(settings=[1]), "settings are a mapping"),
+    (edited(settings={"pits": [[0, 10_000_000]]}), "target"),
+    (edited(settings={"pits": [[0, [1]]]}), "malformed value"),
+    (edited(settings={"target": {"a": 1}}), "malformed value"),
+    (edited(settings={"x" * 50: 1}), "no setting"),
+    (edited(variant=["bones"]), "unknown variant"),
+    (edited(variant="chess"), "unknown variant"),
+    (edited(evil=1), "unknown key"),
+    (edited(dicelab=2), "format 1"),
+    ({k: v for k, v in saved().items() if k != "seed"}, "missing seed"),
+    (None, "not a saved dicelab game"),
+])
+def test_load_game_refuses(doc, words):
+    with pytest.raises(RuleError, match=words):
+        load_game(json.dumps(doc) if isinstance(doc, dict) else doc)
+    if isinstance(doc, dict):
+        with pytest.raises(RuleError, match=words):
+            load_game(doc)
+
+
+def test_load_game_checks_everything_before_replaying(monkeypatch):
+    """A bad last action refuses the document before a single action is replayed."""
+    from dicelab.games import base
+
+    doc = saved()
+    doc["actions"].append({"type": "roll", "keep": [1.5]})
+    applied = []
+    monkeypatch.setattr(base.Game, "apply", lambda self, a: applied.append(a))
+    with pytest.raises(RuleError, match="malformed action"):
+        load_game(doc)
+    assert applied == []
+
+
+def test_load_game_round_trip_still_works():
+    d = saved()
+    assert load_game(json.dumps(d)).to_dict() == d
+
+
+# ----- the command line ----------------------------------------------------------------------------
+@pytest.mark.parametrize("argv, words", [
+    (["simulate", "bones", "--players", "chicken", "--games", "2", "--seed", "-1"], "seed"),
+    (["simulate", "thousand", "--players", "chicken", "--games", "2", "--preset", "french"],
+     "no presets"),
+    (["play", "thousand", "--preset", "french", "--players", "A"], "no presets"),
+    (["play", "bones", "--players", "A\x01"], "control characters"),
+    (["play", "bones", "--players", "A", "--seed", "-4"], "seed"),
+    (["serve", "--port", "99999"], "--port is 1 to 65535"),
+    (["serve", "--port", "-2"], "--port is 1 to 65535"),
+])
+def test_cli_usage_errors(argv, words, capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO(""))
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dicelab: ") and words in err and "Traceback" not in err
+
+
+def test_cli_port_in_use(capsys):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot listen on 127.0.0.1:{port}" in err
+
+
+# ----- URL query values ----------------------------------------------------------------------------
+@pytest.mark.parametrize("raw", [b"\xff\xfe", b"\xff", b"a" * 500, b"ab\x00c", b"\xc3"])
+def test_url_values_that_are_not_text_are_ignored(raw, monkeypatch):
+    import panel as pn
+
+    from dicelab.ui import app
+
+    monkeypatch.setattr(type(pn.state), "session_args",
+                        property(lambda self: {"room": [raw], "pace": [raw]}))
+    assert app._arg("room") is None and app._arg("pace") is None
+    monkeypatch.setattr(type(pn.state), "session_args",
+                        property(lambda self: {"room": ["Table 1".encode()]}))
+    assert app._arg("room") == "Table 1"
+
+
+def test_app_opens_with_hostile_url_values(monkeypatch, tmp_path):
+    """The whole app builds (no traceback page) with ?room=%FF%FE&pace=%FF&anim=nan."""
+    import panel as pn
+
+    from dicelab.ui import create_app
+
+    monkeypatch.setenv("DICELAB_ROOMS", "memory")
+    monkeypatch.setattr(type(pn.state), "session_args", property(
+        lambda self: {"room": [b"\xff\xfe"], "pace": [b"\xff"], "anim": [b"nan"],
+                      "sound": [b"\xfe"]}))
+    page = create_app(tmp_path / "records.sqlite3")
+    assert page is not None
