@@ -131,7 +131,7 @@ class ThousandSettings(Settings):
         if self.opening >= self.target:
             raise RuleError(f"the opening ({self.opening}) must be below the target "
                             f"({self.target})")
-        pits = _check_pits(self.pits, self.target)
+        pits = _check_pits(self.pits, self.param.target.bounds[1])
         with param.parameterized.discard_events(self):
             self.pits = pits
 
@@ -151,9 +151,10 @@ def _whole(x) -> int:
     return int(x)
 
 
-def _check_pits(raw, target: int) -> list[tuple[int, int]]:
+def _check_pits(raw, top: int) -> list[tuple[int, int]]:
     """Thousand pits: at most MAX_PITS (low, high) pairs of whole multiples of 5, in increasing
-    order, not overlapping, 0 <= low < high <= target and high - low <= MAX_PIT_WIDTH."""
+    order, not overlapping, 0 <= low < high <= top (the highest target) and
+    high - low <= MAX_PIT_WIDTH. (A pit above a lower target is never reached: harmless.)"""
     if len(raw) > MAX_PITS:
         raise RuleError(f"at most {MAX_PITS} pits, got {len(raw)}")
     pits: list[tuple[int, int]] = []
@@ -166,8 +167,9 @@ def _check_pits(raw, target: int) -> list[tuple[int, int]]:
         if low % 5 or high % 5:
             raise RuleError(f"Thousand totals move in steps of 5: a pit's ends are multiples of 5, "
                             f"got ({low}, {high})")
-        if high > target:
-            raise RuleError(f"a pit ends at the target ({target}) or below, got ({low}, {high})")
+        if high > top:
+            raise RuleError(f"a pit ends at {top} (the highest target) or below, "
+                            f"got ({low}, {high})")
         if high - low > MAX_PIT_WIDTH:
             raise RuleError(f"a pit is at most {MAX_PIT_WIDTH} wide, got ({low}, {high})")
         if pits and low < pits[-1][1]:

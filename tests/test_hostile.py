@@ -20,9 +20,10 @@ from dicelab.settings import BonesSettings, ThousandSettings, YahtzeeSettings
     ([[0, math.nan]], "whole numbers"),
     ([[0.5, 100]], "whole numbers"),
     ([[True, 100]], "whole numbers"),
-    ([[0, 10_000_000]], "target"),
-    ([[0, 1000]], None),                         # allowed: up to the target, 1000 wide
-    ([[100, 1105]], "target"),
+    ([[0, 10_000_000]], "highest target"),
+    ([[0, 1000]], None),                         # allowed: 1000 wide
+    ([[1000, 1100]], None),                      # allowed: above the target, never reached
+    ([[9500, 10_005]], "highest target"),
     ([[202, 300]], "multiples of 5"),
     ([[300, 200]], "low < high"),
     ([[-5, 100]], "low < high"),
@@ -165,7 +166,7 @@ def edited(**changes) -> dict:
     (edited(seats=[{"name": "A", "strategy": ["x"]}]), "a seat is"),
     (edited(seats=[{"name": "A", "evil": 1}]), "a seat is"),
     (edited(settings=[1]), "settings are a mapping"),
-    (edited(settings={"pits": [[0, 10_000_000]]}), "target"),
+    (edited(settings={"pits": [[0, 10_000_000]]}), "highest target"),
     (edited(settings={"pits": [[0, [1]]]}), "malformed value"),
     (edited(settings={"target": {"a": 1}}), "malformed value"),
     (edited(settings={"x" * 50: 1}), "no setting"),
@@ -257,3 +258,153 @@ def test_app_opens_with_hostile_url_values(monkeypatch, tmp_path):
                       "sound": [b"\xfe"]}))
     page = create_app(tmp_path / "records.sqlite3")
     assert page is not None
+
+
+# ----- rooms -----------------------------------------------------------------------------------------
+from dicelab.rooms import MemoryStore, RoomService, SQLiteStore  # noqa: E402
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+def started(service, variant="bones", computers=0):
+    room, token = service.create("T1", variant, {}, "Ann")
+    for _ in range(computers):
+        service.add_computer("T1", token, "chicken")
+    service.start("T1", token)
+    return token
+
+
+def test_room_settings_bounds_are_the_same_refusal():
+    service = RoomService(MemoryStore())
+    with pytest.raises(RuleError, match="highest target"):
+        service.create("Pit", "thousand", {"pits": [[0, 10_000_000]]}, "Ann")
+    with pytest.raises(RuleError, match="whole numbers"):
+        service.create("Pit", "thousand", {"pits": [[0.5, 100]]}, "Ann")
+    assert service.list_all() == []
+
+
+def test_act_twice_with_the_same_number_plays_once():
+    service = RoomService(MemoryStore())
+    token = started(service)
+    assert service.act("T1", token, "roll", expect=0) == 0
+    assert service.act("T1", token, "roll", expect=0) == 0  # a retry: answered, not played
+    assert len(service.log("T1")) == 1
+    game = service.state("T1")
+    if game.legal_actions():
+        with pytest.raises(RuleError, match="moved on"):  # another action took place 0
+            service.act("T1", token, "stand", expect=0)
+        with pytest.raises(RuleError, match="moved on"):  # not there yet
+            service.act("T1", token, "roll", expect=5)
+    for bad in (-1, True, "0", 1.0):
+        with pytest.raises(RuleError, match="expect"):
+            service.act("T1", token, "roll", expect=bad)
+    assert len(service.log("T1")) == 1
+
+
+def test_creator_removes_a_computer_from_a_full_room():
+    service = RoomService(MemoryStore())
+    room, token = service.create("Full", "bones", {}, "Ann")
+    for _ in range(7):
+        service.add_computer("Full", token, "chicken")
+    assert service.room("Full").is_full
+    service.remove_seat("Full", token, 7)
+    assert len(service.room("Full").seats) == 7
+
+
+def test_room_limits_per_server_and_per_address():
+    service = RoomService(MemoryStore(), max_rooms=3, max_per_client=2)
+    service.create("A1", "bones", {}, "Ann", client="10.0.0.1")
+    service.create("A2", "bones", {}, "Ann", client="10.0.0.1")
+    with pytest.raises(RuleError, match="at most 2 games from one address"):
+        service.create("A3", "bones", {}, "Ann", client="10.0.0.1")
+    service.create("B1", "bones", {}, "Bob", client="10.0.0.2")
+    with pytest.raises(RuleError, match="at most 3 games"):
+        service.create("B2", "bones", {}, "Bob", client="10.0.0.3")
+    assert [r.name for r in service.list_all()] == ["A1", "A2", "B1"]
+    with pytest.raises(RuleError):
+        RoomService(MemoryStore(), max_rooms=0)
+
+
+def test_finished_and_idle_rooms_expire_into_the_history():
+    clock = Clock()
+    service = RoomService(MemoryStore(), clock=clock, keep_finished=60, idle=600)
+    token = started(service, computers=1)
+    service.create("Idle", "bones", {}, "Bob")
+    game = service.state("T1")
+    while not game.is_over:  # Ann stands at once; the computer plays its turns
+        if game.current_player == game.seats.index(next(s for s in game.seats if s.name == "Ann")):
+            n = len(game.actions)
+            a = "roll" if not game.legal_actions() or game.state.turn_total == 0 else "stand"
+            if not game.is_legal(a):
+                a = game.legal_actions()[0]
+            service.act("T1", token, a, expect=n)
+        else:
+            service.play_computers("T1")
+        game = service.state("T1")
+    assert service.room("T1").finished and service.room("T1").public()["finished"]
+    clock.now += 30
+    assert service.expire() == []
+    clock.now += 31
+    assert service.expire() == ["t1"]
+    assert [r.name for r in service.list_all()] == ["Idle"]
+    assert [r.name for r in service.history()] == ["T1"]
+    assert len(service.log("T1")) == len(game.actions)  # kept, with its log
+    clock.now += 600
+    assert service.expire() == ["idle"] and service.list_all() == []
+
+
+def test_damaged_rows_are_skipped_and_reported(tmp_path):
+    path = tmp_path / "rooms.sqlite3"
+    store = SQLiteStore(path)
+    service = RoomService(store)
+    token = started(service)
+    service.act("T1", token, "roll")
+    service.create("Good", "bones", {}, "Bob")
+    heard = []
+    service.subscribe(None, lambda e: heard.append(e))
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    db.execute("INSERT INTO rooms VALUES ('bad', 0, 0, 'not json{')")
+    db.execute("INSERT INTO rooms VALUES ('bad2', 0, 1, '{\"name\": 5}')")
+    db.execute("INSERT INTO rooms VALUES ('bad3', 0, 2, '[1, 2]')")
+    db.commit()
+    assert [r.name for r in service.list_all()] == ["T1", "Good"]
+    assert set(service.damaged) == {"bad", "bad2", "bad3"}
+    # the change watcher goes on reporting other rooms' news
+    db.execute("UPDATE rooms SET room = json_set(room, '$.rev', 99) WHERE key = 'good'")
+    db.commit()
+    deadline = __import__("time").time() + 5
+    while not any(e.room == "good" for e in heard) and __import__("time").time() < deadline:
+        __import__("time").sleep(0.05)
+    assert any(e.room == "good" for e in heard)
+    # a bad action row breaks only its room, with a message naming it
+    service2 = RoomService(SQLiteStore(path))
+    db.execute("UPDATE actions SET action = 'garbage' WHERE key = 't1' AND idx = 0")
+    db.commit()
+    with pytest.raises(RuleError, match="damaged"):
+        service2.state("T1")
+    assert [r.name for r in service2.list_all()] == ["T1", "Good"]
+    db.close()
+    service.close()
+    service2.close()
+
+
+def test_a_room_in_play_is_idle_only_when_its_log_stands_still():
+    clock = Clock()
+    service = RoomService(MemoryStore(), clock=clock, idle=600)
+    token = started(service)
+    service.act("T1", token, "roll")
+    clock.now += 601
+    assert service.expire() == []  # first look at its log: it may have moved meanwhile
+    clock.now += 300
+    service.act("T1", token, service.state("T1").legal_actions()[0])
+    assert service.expire() == []
+    clock.now += 601
+    assert service.expire() == ["t1"]

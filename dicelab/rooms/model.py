@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import re
 import secrets
 import unicodedata
@@ -99,6 +100,10 @@ def same_token(stored: str | None, token: Any) -> bool:
     return stored is not None and hmac.compare_digest(stored, token_hash(token))
 
 
+class Damaged(RuleError):
+    """A stored room record or action that cannot be read: skipped and reported."""
+
+
 @dataclass
 class RoomSeat:
     """A seat: a person (``holder``, the hash of their token) or a computer (``strategy``).
@@ -137,6 +142,10 @@ class Room:
     seed: int | None = None
     created: float = 0.0
     rev: int = 0  # bumped by the store on every change of this record
+    finished: bool = False  # the game is over (the lobby lists it as finished)
+    touched: float = 0.0  # the clock's seconds at the last change (rooms idle too long expire)
+    client: str = ""  # hash of the creating client's address (rooms per address are limited)
+    archived: bool = False  # expired: kept in the store's history, out of the lobby
 
     @property
     def key(self) -> str:
@@ -162,13 +171,40 @@ class Room:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "Room":
-        data = json.loads(text)
-        data["seats"] = [RoomSeat(**s) for s in data["seats"]]
-        return cls(**data)
+        """The room of a stored record; ``Damaged`` (a RuleError) for a record that is not one
+        (garbage, a truncated write, another program's row)."""
+        try:
+            data = json.loads(text)
+            data["seats"] = [RoomSeat(**s) for s in data["seats"]]
+            room = cls(**data)
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+            raise Damaged(f"damaged room record: {str(exc)[:100]}") from None
+        kinds = ((room.name, str), (room.variant, str), (room.settings, dict),
+                 (room.creator, str), (room.started, bool), (room.created, (int, float)),
+                 (room.rev, int), (room.finished, bool), (room.archived, bool))
+        if not all(isinstance(v, t) for v, t in kinds) or not all(
+                isinstance(seat.name, str) for seat in room.seats):
+            raise Damaged(f"damaged room record {str(data.get('name'))[:40]!r}: wrong types")
+        return room
 
     def public(self) -> dict[str, Any]:
         """What anyone may see (for a lobby or a spectator): no token hashes."""
         return {"name": self.name, "variant": self.variant, "settings": dict(self.settings),
-                "started": self.started,
+                "started": self.started, "finished": self.finished,
                 "seats": [{"name": s.name, "computer": s.strategy, "empty": s.is_empty,
                            "away": s.away_since is not None} for s in self.seats]}
+
+
+def readable_rooms(rows, damaged: dict[str, str]) -> list[Room]:
+    """The rooms of stored (key, record) rows; a damaged record is skipped, logged once and
+    noted in ``damaged`` (key -> why), so one bad row never hides the others."""
+    rooms = []
+    for key, text in rows:
+        try:
+            rooms.append(Room.from_json(text))
+        except Damaged as exc:
+            key = key.decode() if isinstance(key, bytes) else str(key)
+            if key not in damaged:
+                logging.getLogger("dicelab.rooms").warning("room %r skipped: %s", key, exc)
+            damaged[key] = str(exc)
+    return rooms

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 from ..errors import RuleError
-from .model import Room
+from .model import Damaged, Room, readable_rooms
 
 T = TypeVar("T")
 ENV = "DICELAB_ROOMS"
@@ -56,8 +56,20 @@ class Store:
         raise NotImplementedError
 
     def rooms(self, open_only: bool = True) -> list[Room]:
-        """Every room (only those not started, by default), oldest first."""
+        """Every room of the lobby (only those not started, by default), oldest first; expired
+        (archived) rooms are not in it, and damaged records are skipped (see ``damaged``)."""
         raise NotImplementedError
+
+    def history(self) -> list[Room]:
+        """The expired (archived) rooms, oldest first."""
+        return []
+
+    @property
+    def damaged(self) -> dict[str, str]:
+        """Keys of stored rooms that could not be read -> why (skipped, reported in the log)."""
+        if not hasattr(self, "_damaged"):
+            self._damaged: dict[str, str] = {}
+        return self._damaged
 
     def actions(self, key: str, start: int = 0) -> list[dict[str, Any]]:
         """The room's actions from index ``start`` on."""
@@ -125,13 +137,18 @@ class MemoryStore(Store):
 
     def rooms(self, open_only=True):
         with self._lock:
-            rooms = [Room.from_json(t) for t in self._rooms.values()]
-        return sorted((r for r in rooms if not (open_only and r.started)),
+            rooms = readable_rooms(list(self._rooms.items()), self.damaged)
+        return sorted((r for r in rooms if not (open_only and r.started) and not r.archived),
                       key=lambda r: r.created)
+
+    def history(self):
+        with self._lock:
+            rooms = readable_rooms(list(self._rooms.items()), self.damaged)
+        return sorted((r for r in rooms if r.archived), key=lambda r: r.created)
 
     def actions(self, key, start=0):
         with self._lock:
-            return [json.loads(a) for a in self._logs.get(key, [])[start:]]
+            return _actions(key, start, self._logs.get(key, [])[start:])
 
     def append(self, key, index, action):
         text = json.dumps(action)
@@ -207,7 +224,7 @@ class SQLiteStore(Store):
         with self._write() as db:
             try:
                 db.execute("INSERT INTO rooms VALUES (?, ?, ?, ?)",
-                           (room.key, int(room.started), room.created, room.to_json()))
+                           (room.key, _column(room), room.created, room.to_json()))
             except sqlite3.IntegrityError:
                 raise _clash(room) from None
         return room
@@ -225,7 +242,7 @@ class SQLiteStore(Store):
             result = change(room)
             room.rev += 1
             db.execute("UPDATE rooms SET started = ?, room = ? WHERE key = ?",
-                       (int(room.started), room.to_json(), key))
+                       (_column(room), room.to_json(), key))
         return room, result
 
     def delete(self, key):
@@ -234,14 +251,19 @@ class SQLiteStore(Store):
             db.execute("DELETE FROM actions WHERE key = ?", (key,))
 
     def rooms(self, open_only=True):
-        where = "WHERE started = 0 " if open_only else ""
-        rows = self._read(f"SELECT room FROM rooms {where}ORDER BY created")
-        return [Room.from_json(r[0]) for r in rows]
+        where = "started = 0" if open_only else "started IN (0, 1)"
+        rows = self._read(f"SELECT key, room FROM rooms WHERE {where} ORDER BY created")
+        return readable_rooms(rows, self.damaged)
+
+    def history(self):
+        rows = self._read(f"SELECT key, room FROM rooms WHERE started = {ARCHIVED} "
+                          "ORDER BY created")
+        return readable_rooms(rows, self.damaged)
 
     def actions(self, key, start=0):
         rows = self._read("SELECT action FROM actions WHERE key = ? AND idx >= ? ORDER BY idx",
                           (key, start))
-        return [json.loads(r[0]) for r in rows]
+        return _actions(key, start, [r[0] for r in rows])
 
     def append(self, key, index, action):
         text = json.dumps(action)
@@ -273,8 +295,10 @@ class SQLiteStore(Store):
             self._watcher.start()
 
     def _snapshot(self) -> dict[str, tuple[int, int]]:
-        rows = self._read("SELECT key, json_extract(room, '$.rev'), (SELECT COALESCE(MAX(idx) "
-                          "+ 1, 0) FROM actions a WHERE a.key = rooms.key) FROM rooms")
+        # json_valid first: one malformed record must not stop the watcher (json_extract raises)
+        rows = self._read("SELECT key, CASE WHEN json_valid(room) THEN json_extract(room, '$.rev')"
+                          " END, (SELECT COALESCE(MAX(idx) + 1, 0) FROM actions a "
+                          "WHERE a.key = rooms.key) FROM rooms")
         return {key: (rev, n) for key, rev, n in rows}
 
     def _watch(self):
@@ -305,6 +329,28 @@ class SQLiteStore(Store):
             self._watcher.join(2)
         with self._lock:
             self._db.close()
+
+
+ARCHIVED = 2  # the rooms table's "started" column: 0 open, 1 started, 2 expired (history)
+
+
+def _column(room: Room) -> int:
+    return ARCHIVED if room.archived else int(room.started)
+
+
+def _actions(key: str, start: int, texts) -> list[dict[str, Any]]:
+    """Stored actions as dicts; a damaged one stops the room's log there with a RuleError
+    naming it (that room only: the others play on)."""
+    out = []
+    for i, text in enumerate(texts, start):
+        try:
+            data = json.loads(text)
+        except (ValueError, TypeError, RecursionError):
+            data = None
+        if not isinstance(data, dict):
+            raise Damaged(f"the game {key!r} is damaged: its action {i} cannot be read")
+        out.append(data)
+    return out
 
 
 def default_spec() -> str:

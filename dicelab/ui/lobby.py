@@ -169,8 +169,8 @@ class RoomPlay(Play):
     # acting: through the service, which stores the action before anyone is shown it
     def _apply(self, action) -> bool:
         self.settle()
-        try:
-            self.service.act(self.room.name, self.token, action)
+        try:  # the number it should get: a retried or doubled click is not played twice
+            self.service.act(self.room.name, self.token, action, expect=len(self.game.actions))
         except RuleError as exc:
             return self._refuse(str(exc))
         self.sync()
@@ -304,7 +304,7 @@ class Lobby(pn.viewable.Viewer):
         def go():
             room, token = self.service.create(self.game_name, self.variant,
                                               self.settings[self.variant].to_dict(),
-                                              self.player)
+                                              self.player, client=_client_address())
             return room, token
         out = self._guard(go)
         if out:
@@ -640,3 +640,11 @@ class RoomScreen(pn.viewable.Viewer):
         return pn.Column(pmui.FlexBox(self._bar, self._buttons, align_items="center", gap="8px",
                                       flex_wrap="wrap", sizing_mode="stretch_width"),
                          self._msg, self._body, sizing_mode="stretch_width")
+
+
+def _client_address() -> str | None:
+    """The browser's address as the server sees it (for the limit of rooms per address)."""
+    try:
+        return pn.state.curdoc.session_context.request.remote_ip or None
+    except AttributeError:
+        return None
