@@ -408,3 +408,107 @@ def test_a_room_in_play_is_idle_only_when_its_log_stands_still():
     assert service.expire() == []
     clock.now += 601
     assert service.expire() == ["t1"]
+
+
+# ----- damaged files -------------------------------------------------------------------------------
+def damage(path, how):
+    import sqlite3
+
+    if how == "garbage":
+        path.write_bytes(b"\x00\xffnot a database at all" * 100)
+    elif how == "text":
+        path.write_text("records: none\n")
+    elif how == "folder":
+        path.mkdir()
+        (path / "x").write_text("x")
+    elif how in ("truncated", "half"):
+        db = sqlite3.connect(path)
+        db.execute("CREATE TABLE records (variant TEXT, key TEXT, value INTEGER, value2 INTEGER,"
+                   " who TEXT, at REAL, PRIMARY KEY (variant, key))")
+        db.executemany("INSERT INTO records VALUES (?, ?, 1, 1, 'x', 0)",
+                       [(f"v{i}", "k" * 500) for i in range(200)])
+        db.commit()
+        db.close()
+        data = path.read_bytes()
+        path.write_bytes(data[:100] if how == "truncated" else data[: len(data) // 2])
+    elif how == "other schema":
+        db = sqlite3.connect(path)
+        db.execute("CREATE TABLE records (id INTEGER, blob BLOB)")
+        db.commit()
+        db.close()
+    elif how == "other program":
+        db = sqlite3.connect(path)
+        db.execute("CREATE TABLE photos (id INTEGER)")
+        db.commit()
+        db.close()
+    elif how == "header only":
+        path.write_bytes(b"SQLite format 3\x00" + b"\x00" * 84)
+
+
+DAMAGE = ["garbage", "text", "folder", "truncated", "half", "other schema", "other program",
+          "header only"]
+
+
+@pytest.mark.parametrize("how", DAMAGE)
+def test_damaged_records_file_is_set_aside(how, tmp_path, caplog):
+    from dicelab.ui.records import RecordStore
+
+    path = tmp_path / "records.sqlite3"
+    damage(path, how)
+    store = RecordStore(path)
+    assert store.offer("bones", "game_total", 1200, "Ann")
+    assert store.get("bones")["game_total"]["value"] == 1200
+    aside = [p for p in tmp_path.iterdir() if ".damaged-" in p.name and not p.name.endswith(
+        ("-wal", "-shm"))]
+    if how == "half":  # half a file may still read as a smaller database: then kept
+        assert store.problem is None or len(aside) == 1
+        return
+    assert len(aside) == 1 and "set aside as" in store.problem
+    assert "set aside" in caplog.text
+
+
+def test_a_healthy_records_file_is_kept(tmp_path):
+    from dicelab.ui.records import RecordStore
+
+    path = tmp_path / "records.sqlite3"
+    RecordStore(path).offer("bones", "game_total", 900, "Ann")
+    store = RecordStore(path)
+    assert store.problem is None and store.get("bones")["game_total"]["value"] == 900
+    assert [p.name for p in tmp_path.iterdir() if ".damaged" in p.name] == []
+
+
+def test_the_app_works_on_a_damaged_records_file(tmp_path, monkeypatch):
+    from dicelab.ui.app import DicelabApp
+
+    monkeypatch.setenv("DICELAB_ROOMS", "memory")
+    path = tmp_path / "records.sqlite3"
+    damage(path, "garbage")
+    app = DicelabApp(records_path=path)
+    assert "set aside" in app.start_screen.message
+    assert "set aside" in app.start_screen._msg.object
+
+
+@pytest.mark.parametrize("how", ["garbage", "folder", "other program", "truncated"])
+def test_damaged_rooms_file_is_set_aside(how, tmp_path):
+    path = tmp_path / "rooms.sqlite3"
+    damage(path, how)
+    store = SQLiteStore(path)
+    assert "set aside" in store.problem
+    service = RoomService(store)
+    service.create("Fresh", "bones", {}, "Ann")
+    assert [r.name for r in service.list_all()] == ["Fresh"]
+    service.close()
+
+
+def test_serve_warns_of_damaged_files(tmp_path, monkeypatch):
+    from dicelab import cli
+
+    records = tmp_path / "records.sqlite3"
+    rooms = tmp_path / "rooms.sqlite3"
+    damage(records, "garbage")
+    damage(rooms, "other program")
+    monkeypatch.setenv("DICELAB_RECORDS", str(records))
+    monkeypatch.setenv("DICELAB_ROOMS", f"sqlite://{rooms}")
+    warnings = cli._file_checks()
+    assert len(warnings) == 2 and all("set aside" in w for w in warnings)
+    assert cli._file_checks() == []  # fresh files now

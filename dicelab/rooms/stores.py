@@ -165,9 +165,16 @@ class SQLiteStore(Store):
     """Rooms in one SQLite file (WAL). Several processes may share the file safely (each write
     is one IMMEDIATE transaction), but only RedisStore tells other processes about changes."""
 
+    TABLES = {"rooms": ("key", "started", "created", "room"),
+              "actions": ("key", "idx", "action")}
+
     def __init__(self, path: str | os.PathLike):
+        from ..sqlite_files import check_sqlite, problem
+
         self.path = Path(path).expanduser()
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        check_sqlite(self.path, self.TABLES, "rooms")  # a damaged file is set aside, logged
+        self.problem = problem(self.path)
         self._lock = threading.Lock()
         # autocommit mode (isolation_level=None): transactions are the explicit BEGINs below
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,

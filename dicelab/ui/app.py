@@ -475,6 +475,8 @@ class DicelabApp(pn.viewable.Viewer):
         self.records = RecordStore(records_path)
         self.play: Play | None = None
         self.start_screen = StartScreen(on_start=self._start_when_loaded)
+        if self.records.problem:  # a damaged records file was set aside: say so on the page
+            self.start_screen.message = self.records.problem
         self.drawer = SettingsDrawer(self.prefs, self.records)
         self._main = pn.Column(self.start_screen, sizing_mode="stretch_width",
                                styles={"padding": "4px 10px 16px", "box-sizing": "border-box"})
