@@ -512,3 +512,36 @@ def test_serve_warns_of_damaged_files(tmp_path, monkeypatch):
     warnings = cli._file_checks()
     assert len(warnings) == 2 and all("set aside" in w for w in warnings)
     assert cli._file_checks() == []  # fresh files now
+
+
+# ----- caches with a size bound -----------------------------------------------------------------------
+def test_five_dice_solves_are_kept_in_a_bounded_cache():
+    from dicelab.odds import fivedice
+
+    for solve in (fivedice._solve_optimal, fivedice._solve_threshold, fivedice._solve_reach):
+        assert solve.cache_info().maxsize == fivedice.SOLVES
+    s = ThousandSettings(barrel=880, pits=[])
+    for banked in range(0, 880, 5):  # each banked total below the barrel is its own grid
+        fivedice.optimal_turn_ev(s, banked=banked)
+    assert fivedice._solve_optimal.cache_info().currsize <= fivedice.SOLVES
+
+
+def test_yahtzee_tables_are_kept_in_bounded_caches(tmp_path, monkeypatch):
+    """Every distinct Yahtzee rule set used to add a table to memory and disk for good."""
+    from dicelab.odds import yahtzee as yz
+
+    monkeypatch.setattr(yz, "MEMORY_TABLES", 2)
+    monkeypatch.setattr(yz, "DISK_TABLES", 2)
+    monkeypatch.setattr(yz, "_MEMORY", __import__("collections").OrderedDict())
+
+    class Quick:  # the bounds are what is tested here, not the solver (tested elsewhere)
+        def __init__(self, rules):
+            self.rules = rules
+
+        def solve(self, progress=False):
+            return __import__("numpy").zeros((yz.FULL + 1) * self.rules.Y * self.rules.U)
+    monkeypatch.setattr(yz, "_Solver", Quick)
+    tables = [yz.solve(YahtzeeSettings(yahtzee_bonus=50 * i), progress=False, cache=tmp_path)
+              for i in range(4)]
+    assert len(yz._MEMORY) == 2 and list(yz._MEMORY.values()) == tables[2:]
+    assert len(list(tmp_path.glob("yahtzee-*.npz"))) == 2

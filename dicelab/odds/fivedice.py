@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from itertools import product
 from typing import Any
 
@@ -361,6 +361,11 @@ def _check_state(r: FiveDiceRules, banked, on_barrel, barrel_turns, bolts):
 
 
 # ----- the solver ------------------------------------------------------------------------------
+SOLVES = 256
+"""Solved grids kept per kind (LRU): a grid is at most ~100 KB (settings bound the turn totals it
+tables to 1000 units), so the three caches stay under ~80 MB however many rule sets and
+situations a server meets."""
+
 @dataclass(frozen=True)
 class _Solution:
     unit: int
@@ -420,7 +425,7 @@ def _allowed(sit: _Situation, top: int) -> np.ndarray:
     return ok
 
 
-@cache
+@lru_cache(maxsize=SOLVES)
 def _solve_optimal(sit: _Situation) -> _Solution:
     k = _kernel(sit.kernel_key, auto=False)
     u = k.unit
@@ -443,7 +448,7 @@ def _solve_optimal(sit: _Situation) -> _Solution:
     return _run(k, top, tail, stand, no, _allowed(sit, top), sit.bust_value)
 
 
-@cache
+@lru_cache(maxsize=SOLVES)
 def _solve_threshold(sit: _Situation, threshold: int, habit: bool) -> _Solution:
     """The computer of seed 000: stands as soon as t >= threshold (units) and it may stand;
     with hot dice (habit) it rolls all five again unless this stand puts it on the board for
@@ -471,7 +476,7 @@ def _solve_threshold(sit: _Situation, threshold: int, habit: bool) -> _Solution:
     return _run(k, top, tail, stand, mask, None, sit.bust_value)
 
 
-@cache
+@lru_cache(maxsize=SOLVES)
 def _solve_reach(kernel_key, amount: int, hot_compulsory: bool) -> _Solution:
     """Chance to end the turn standing with a turn total >= amount (units), rolling until
     then with the keep choices that maximise it."""
