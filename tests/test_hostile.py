@@ -545,3 +545,70 @@ def test_yahtzee_tables_are_kept_in_bounded_caches(tmp_path, monkeypatch):
               for i in range(4)]
     assert len(yz._MEMORY) == 2 and list(yz._MEMORY.values()) == tables[2:]
     assert len(list(tmp_path.glob("yahtzee-*.npz"))) == 2
+
+
+def test_shared_worker_does_identical_work_once_and_bounds_its_queue():
+    import threading
+
+    from dicelab.odds.worker import Worker
+
+    worker = Worker(max_queued=2)
+    gate = threading.Event()
+    runs, heard = [], []
+    finished = threading.Semaphore(0)
+
+    def work(name):
+        def run():
+            gate.wait(10)
+            runs.append(name)
+            return name
+        return run
+
+    def done(result):
+        heard.append(result)
+        finished.release()
+    assert worker.submit("a", work("a"), done) == 0
+    assert worker.submit("a", work("a again"), done) == 0   # joins the same job
+    assert worker.submit("b", work("b"), done) == 1
+    with pytest.raises(RuleError, match="busy"):
+        worker.submit("c", work("c"), done)
+    assert worker.position("b") == 1
+    gate.set()
+    for _ in range(3):
+        assert finished.acquire(timeout=10)
+    assert runs == ["a", "b"] and sorted(heard) == ["a", "a", "b"]
+    assert worker.position("a") is None
+
+
+def test_yahtzee_odds_are_solved_by_the_worker_not_the_page(monkeypatch):
+    import threading
+
+    from dicelab.ui import odds_view
+
+    page_thread = threading.get_ident()
+    solved_on, bumps = [], threading.Semaphore(0)
+
+    class Mod:
+        table = None
+
+        def cached(self, settings):
+            return self.table
+
+        def rules_key(self, settings):
+            return "test-key-" + repr(settings.to_dict())
+
+        def solve(self, settings, progress=False):
+            solved_on.append(threading.get_ident())
+            self.table = "TABLE"
+            return self.table
+    mod = Mod()
+
+    class FakePlay:
+        def _bump(self):
+            bumps.release()
+    play = FakePlay()
+    game = new_game("yahtzee", ["A"], seed=1)
+    assert odds_view._yahtzee_table(mod, game, play) is None
+    assert bumps.acquire(timeout=10)
+    assert solved_on and solved_on[0] != page_thread
+    assert odds_view._yahtzee_table(mod, game, play) == "TABLE"

@@ -703,6 +703,21 @@ def solve(settings_or_preset: YahtzeeSettings | str = "official", progress: bool
     return YahtzeeTable(settings, _Solver(rules).solve(progress=progress))
 
 
+def cached(settings_or_preset: YahtzeeSettings | str = "official") -> YahtzeeTable | None:
+    """The table of these rules if it is in memory now (no solve, no file read), else None."""
+    key = _Rules(_settings(settings_or_preset)).key
+    with _GUARD:
+        table = _MEMORY.get(key)
+        if table is not None:
+            _MEMORY.move_to_end(key)
+        return table
+
+
+def rules_key(settings_or_preset: YahtzeeSettings | str = "official") -> str:
+    """Rules that differ only in settings the values do not depend on share this key."""
+    return _Rules(_settings(settings_or_preset)).key
+
+
 def _prune(folder: Path) -> None:
     """Keep the DISK_TABLES most recently used table files of a cache folder."""
     try:
