@@ -612,3 +612,26 @@ def test_yahtzee_odds_are_solved_by_the_worker_not_the_page(monkeypatch):
     assert bumps.acquire(timeout=10)
     assert solved_on and solved_on[0] != page_thread
     assert odds_view._yahtzee_table(mod, game, play) == "TABLE"
+
+
+# ----- the lobby with many rooms ---------------------------------------------------------------------
+def test_lobby_shows_a_page_and_redraws_only_changed_rows(monkeypatch):
+    from dicelab.rooms.pacer import Pacer
+    from dicelab.ui import lobby as lobby_mod
+
+    service = RoomService(MemoryStore(), max_rooms=1000)
+    monkeypatch.setattr(lobby_mod, "_backend", (service, Pacer(service, pace=0.0)))
+    tokens = [service.create(f"Room {i}", "bones", {}, "Ann")[1] for i in range(40)]
+    lobby = lobby_mod.Lobby(lobby_mod.SeatKeeper(), on_open=lambda *a: None)
+    buttons = [o for o in lobby._list.objects if hasattr(o, "label")]
+    rows = [o for o in lobby._list.objects if not hasattr(o, "object") and o not in buttons]
+    assert len(rows) == lobby.PAGE and "28 not shown" in buttons[0].label
+    first = dict((k, v[1]) for k, v in lobby._rows.items())
+    service.join("Room 3", "Bob")
+    lobby.refresh()
+    again = dict((k, v[1]) for k, v in lobby._rows.items())
+    assert again["room 3"] is not first["room 3"]  # changed: drawn again
+    assert all(again[k] is first[k] for k in first if k != "room 3")  # the others kept
+    buttons[0].clicks += 1  # "Show more"
+    assert len(lobby._rows) == 2 * lobby.PAGE
+    assert len(tokens) == 40

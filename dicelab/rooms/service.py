@@ -122,9 +122,14 @@ class RoomService:
     def list_all(self) -> list[Room]:
         """Every room, open or started, oldest first (spectators may watch any); finished
         ones say so (``room.finished``) until they expire into the history."""
-        if self.clock() - self._swept > 60:
-            self.expire()
+        self._expire_soon()
         return self.store.rooms(open_only=False)
+
+    def lobby(self, limit: int) -> dict[str, tuple[list[Room], int]]:
+        """A lobby's page: the first ``limit`` open rooms and rooms in play (finished ones
+        included, marked), each with how many there are in all."""
+        self._expire_soon()
+        return {"open": self.store.page(False, limit), "play": self.store.page(True, limit)}
 
     def history(self) -> list[Room]:
         """Expired rooms (finished, or idle too long), oldest first: out of the lobby, kept."""
@@ -134,6 +139,20 @@ class RoomService:
     def damaged(self) -> dict[str, str]:
         """Stored rooms that could not be read (key -> why): skipped, never hiding the others."""
         return self.store.damaged
+
+    def _expire_soon(self) -> None:
+        """At most once a minute, sweep expired rooms in a thread of its own (no page waits)."""
+        with self._lock:
+            if self.clock() - self._swept <= 60:
+                return
+            self._swept = self.clock()
+        threading.Thread(target=self._sweep, name="dicelab-expire", daemon=True).start()
+
+    def _sweep(self) -> None:
+        try:
+            self.expire()
+        except Exception:  # e.g. the store went away: the next sweep tries again
+            log.exception("expiring rooms failed")
 
     def expire(self) -> list[str]:
         """Move finished rooms older than ``keep_finished`` and rooms unchanged for ``idle``

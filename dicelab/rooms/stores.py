@@ -64,6 +64,12 @@ class Store:
         """The expired (archived) rooms, oldest first."""
         return []
 
+    def page(self, started: bool, limit: int) -> tuple[list[Room], int]:
+        """The first ``limit`` lobby rooms that are started (or open), oldest first, and how
+        many there are in all (a lobby shows a page at a time)."""
+        rooms = [r for r in self.rooms(open_only=False) if r.started == started]
+        return rooms[:limit], len(rooms)
+
     @property
     def damaged(self) -> dict[str, str]:
         """Keys of stored rooms that could not be read -> why (skipped, reported in the log)."""
@@ -266,6 +272,13 @@ class SQLiteStore(Store):
         rows = self._read(f"SELECT key, room FROM rooms WHERE started = {ARCHIVED} "
                           "ORDER BY created")
         return readable_rooms(rows, self.damaged)
+
+    def page(self, started, limit):
+        rows = self._read("SELECT key, room FROM rooms WHERE started = ? ORDER BY created "
+                          "LIMIT ?", (int(started), limit))
+        (total,) = self._read("SELECT COUNT(*) FROM rooms WHERE started = ?",
+                              (int(started),))[0]
+        return readable_rooms(rows, self.damaged), total
 
     def actions(self, key, start=0):
         rows = self._read("SELECT action FROM actions WHERE key = ? AND idx >= ? ORDER BY idx",

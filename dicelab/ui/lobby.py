@@ -236,6 +236,8 @@ class Lobby(pn.viewable.Viewer):
         self._unsubscribe = None
         self._stop_catch_up = lambda: None
         self._shown = None  # what the list shows, to redraw only on a change
+        self._rows: dict = {}  # room key -> ((rev, seat), row widget) drawn last
+        self._limit = self.PAGE
         try:
             self.service, self.pacer = backend()
         except Exception as exc:  # e.g. Redis not reachable: say so, do not crash the page
@@ -337,31 +339,57 @@ class Lobby(pn.viewable.Viewer):
             self._list.objects = []
             return
         try:
-            rooms = self.service.list_all()
+            page = self.service.lobby(self._limit)
         except Exception as exc:
             self.message = f"Could not read the games: {exc}"
             return
+        rooms = page["open"][0] + page["play"][0]
+        totals = {"open": page["open"][1], "play": page["play"][1]}
         mine = {k for k in (self.keeper.tokens or {})}
         seats = [room.seat_of(self.keeper.token(room.key)) if room.key in mine else None
                  for room in rooms]
         shape = [(room.key, room.rev, seat) for room, seat in zip(rooms, seats)]
+        shape.append(tuple(totals.values()))
         if shape == self._shown:
             return  # nothing changed: new buttons would swallow a click on the old ones
         self._shown = shape
-        open_rows, play_rows = [], []
-        for room, seat in zip(rooms, seats):
-            (play_rows if room.started else open_rows).append(self._row(room, seat))
+        sections: dict[str, list] = {"open": [], "play": []}
+        rows = {}
+        for room, seat in zip(rooms, seats):  # a page at a time: thousands of rooms stay quick
+            part = sections["play" if room.started else "open"]
+            old = self._rows.get(room.key)
+            # only rows that changed are made again; the others keep their widgets
+            row = old[1] if old is not None and old[0] == (room.rev, seat) else \
+                self._row(room, seat)
+            rows[room.key] = ((room.rev, seat), row)
+            part.append(row)
+        self._rows = rows
+
+        def shown(name, empty):
+            items = sections[name] or [pn.pane.HTML(empty)]
+            hidden = totals[name] - len(sections[name])
+            return items + ([self._more_button(hidden)] if hidden > 0 else [])
         self._list.objects = [
             pn.pane.HTML("<h3 style='margin:10px 0 4px'>Open games</h3>"),
-            *(open_rows or [pn.pane.HTML("<p>No open games yet: create one above.</p>")]),
+            *shown("open", "<p>No open games yet: create one above.</p>"),
             pn.pane.HTML("<h3 style='margin:14px 0 4px'>Games in play</h3>"),
-            *(play_rows or [pn.pane.HTML("<p>None right now.</p>")]),
+            *shown("play", "<p>None right now.</p>"),
         ]
+
+    PAGE = 12  # rows per list shown at first ("Show more" adds a page): each row's widgets
+    # cost ~80 ms to send to a browser, so a page of 2 x 12 appears in about a second
+
+    def _more_button(self, hidden: int):
+        def more(event):
+            self._limit += self.PAGE
+            self.refresh()
+        return pmui.Button(label=f"Show more ({hidden} not shown)", variant="text",
+                           size="small", on_click=more)
 
     def _row(self, room: Room, seat: int | None):
         seats = ", ".join(esc(s.name) + (" (computer)" if s.is_computer else "")
                           for s in room.seats)
-        state = "in play" if room.started else "open"
+        state = "finished" if room.finished else "in play" if room.started else "open"
         text = pn.pane.HTML(
             f"<div class='room-row'><b>{esc(room.name)}</b> · "
             f"{esc(room_title(room))} · {state}<br>"
