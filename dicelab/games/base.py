@@ -30,6 +30,15 @@ MAX_ACTIONS = 200_000      # a saved game replays in seconds (long Bones games s
 MAX_SAVED_BYTES = 20_000_000
 
 
+def check_seed(seed: Any, what: str = "a seed", why: str = "") -> int:
+    """A seed is a whole number from 0 to 2**64 - 1 (numpy's generators take any of them)."""
+    if (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+            or not 0 <= seed < MAX_SEED):
+        raise RuleError(f"{what} is a whole number from 0 to 2**64 - 1, got {seed!r}"[:200]
+                        + why)
+    return int(seed)
+
+
 def check_name_chars(name: str) -> None:
     """Refuse control characters in a player's name (tabs and spaces are collapsed instead)."""
     for ch in name:
@@ -167,9 +176,7 @@ class Game(param.Parameterized):
                             f"players, got {len(seats)}")
         if seed is None:
             seed = secrets.randbits(63)
-        if (not isinstance(seed, (int, np.integer)) or isinstance(seed, bool)
-                or not 0 <= seed < MAX_SEED):
-            raise RuleError(f"a seed is a whole number from 0 to 2**64 - 1, got {seed!r}"[:200])
+        check_seed(seed)
         super().__init__(settings=settings, seats=seats, seed=int(seed))
         # plain-attribute copies for the hot path (param attribute access costs microseconds)
         self.config = SimpleNamespace(**settings.to_dict())
@@ -391,10 +398,7 @@ def _check_saved(data: Any) -> None:
                 or not isinstance(seat.get("strategy"), (str, type(None)))):
             raise RuleError(f"saved game: a seat is {{'name': text, 'strategy': name or null}}, "
                             f"got {seat!r}"[:300])
-    seed = data["seed"]
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
-        raise RuleError(f"saved game: the seed is a whole number from 0 to 2**64 - 1, got "
-                        f"{seed!r} (a game replays only from its own seed)"[:300])
+    check_seed(data["seed"], "saved game: the seed", " (a game replays only from its own seed)")
     actions = data["actions"]
     if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:
         raise RuleError(f"saved game: actions are a list of at most {MAX_ACTIONS}")

@@ -152,11 +152,9 @@ def simulate(variant: str, players: list[str] | str, games: int | None = None,
     if not isinstance(n, (int, np.integer)) or not 1 <= n <= 50_000_000:
         raise RuleError(f"the number of games or turns runs from 1 to 50,000,000, got {n!r}")
     if seed is not None:
-        from ..games.base import MAX_SEED
+        from ..games.base import check_seed
 
-        if (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
-                or not 0 <= seed < MAX_SEED):
-            raise RuleError(f"a seed is a whole number from 0 to 2**64 - 1, got {seed!r}")
+        check_seed(seed)
     if variant in ("bones", "thousand"):
         from . import fivedice
 
