@@ -48,7 +48,9 @@ class Settings(param.Parameterized):
         out = {}
         for p in self.names():
             v = getattr(self, p)
-            out[p] = [list(x) for x in v] if p == "pits" else v
+            # a pit typed into a form may be anything until validated: keep it as it is
+            out[p] = [list(x) if isinstance(x, (list, tuple)) else x for x in v] \
+                if p == "pits" else v
         return out
 
     @classmethod

@@ -635,3 +635,19 @@ def test_lobby_shows_a_page_and_redraws_only_changed_rows(monkeypatch):
     buttons[0].clicks += 1  # "Show more"
     assert len(lobby._rows) == 2 * lobby.PAGE
     assert len(tokens) == 40
+
+
+def test_a_pit_typed_into_a_form_is_refused_at_the_start(monkeypatch):
+    """The app's and the lobby's settings objects take what a form field gives; the game or
+    room built from them refuses it with the rule's words, and nothing is created."""
+    from dicelab.games import GAMES
+
+    s = ThousandSettings()
+    s.pits = [5]  # what a LiteralInput accepts
+    with pytest.raises(RuleError, match=r"a pit is \(low, high\)"):
+        GAMES["thousand"](["Ann"], s)
+    s.pits = [[0, 10_000_000]]
+    service = RoomService(MemoryStore())
+    with pytest.raises(RuleError, match="highest target"):
+        service.create("Pits", "thousand", s.to_dict(), "Ann")
+    assert service.list_all() == []
