@@ -651,3 +651,51 @@ def test_a_pit_typed_into_a_form_is_refused_at_the_start(monkeypatch):
     with pytest.raises(RuleError, match="highest target"):
         service.create("Pits", "thousand", s.to_dict(), "Ann")
     assert service.list_all() == []
+
+
+# ----- every public call with hostile values --------------------------------------------------------
+HOSTILE = [None, 5, -1, 2.5, math.inf, math.nan, True, "x", [], [1] * 100, {"a": 1}, "1" * 10_000,
+           10 ** 30]
+
+
+def _public_calls():
+    import dicelab
+    from dicelab.lab import simulate
+    from dicelab.odds import fivedice as fd
+    from dicelab.players import make_player
+
+    return {
+        "score dice": lambda v: dicelab.score("bones", v),
+        "score variant": lambda v: dicelab.score(v, [1, 2, 3]),
+        "yahtzee_boxes": lambda v: dicelab.yahtzee_boxes(v),
+        "yahtzee_boxes preset": lambda v: dicelab.yahtzee_boxes([1, 2, 3, 4, 5], v),
+        "parse_action": lambda v: dicelab.parse_action(v),
+        "turn_readout total": lambda v: fd.turn_readout("bones", v),
+        "turn_readout dice": lambda v: fd.turn_readout("bones", 0, v),
+        "turn_readout banked": lambda v: fd.turn_readout("thousand", 0, 5, banked=v),
+        "reach_chance": lambda v: fd.reach_chance("bones", v),
+        "threshold_turn_ev": lambda v: fd.threshold_turn_ev("bones", v),
+        "bust_chance": lambda v: fd.bust_chance("bones", v),
+        "keep_options": lambda v: fd.keep_options("bones", v),
+        "strategy_turn_ev": lambda v: fd.strategy_turn_ev("bones", v),
+        "simulate games": lambda v: simulate("bones", "chicken", games=v),
+        "simulate players": lambda v: simulate("bones", v, games=1),
+        "simulate seed": lambda v: simulate("bones", "chicken", games=1, seed=v),
+        "make_player": lambda v: make_player("bones", v),
+        "apply": lambda v: dicelab.new_game("bones").apply(v),
+        "new_game target": lambda v: dicelab.new_game("bones", target=v),
+        "new_game rerolls": lambda v: dicelab.new_game("yahtzee", rerolls=v),
+        "new_game seats": lambda v: dicelab.new_game("bones", v),
+        "new_game seed": lambda v: dicelab.new_game("bones", seed=v),
+        "load_game": lambda v: dicelab.load_game(v),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_public_calls()))
+def test_public_calls_refuse_hostile_values_with_rule_error(name):
+    call = _public_calls()[name]
+    for value in HOSTILE:
+        try:
+            call(value)
+        except RuleError:
+            pass  # a clean refusal (or, for some values, a fine answer)
