@@ -699,3 +699,16 @@ def test_public_calls_refuse_hostile_values_with_rule_error(name):
             call(value)
         except RuleError:
             pass  # a clean refusal (or, for some values, a fine answer)
+
+
+def test_room_limits_count_the_same_on_sqlite(tmp_path):
+    service = RoomService(SQLiteStore(tmp_path / "rooms.sqlite3"), max_rooms=3, max_per_client=1)
+    service.create("A1", "bones", {}, "Ann", client="10.0.0.1")
+    with pytest.raises(RuleError, match="at most 1 games from one address"):
+        service.create("A2", "bones", {}, "Ann", client="10.0.0.1")
+    service.create("B1", "bones", {}, "Bob", client="10.0.0.2")
+    service.create("C1", "bones", {}, "Cy")
+    with pytest.raises(RuleError, match="at most 3 games"):
+        service.create("D1", "bones", {}, "Di", client="10.0.0.4")
+    assert service.store.counts("") == (3, 1)
+    service.close()

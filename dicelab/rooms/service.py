@@ -99,12 +99,12 @@ class RoomService:
         creator = player_name(creator_name)
         client_id = "" if client is None else hashlib.sha256(
             _text(client, "a client address", 200).encode()).hexdigest()[:16]
-        self.expire()
-        rooms = self.store.rooms(open_only=False)
-        if len(rooms) >= self.max_rooms:
+        self._expire_soon()
+        total, mine = self.store.counts(client_id)
+        if total >= self.max_rooms:
             raise RuleError(f"this server holds at most {self.max_rooms} games: wait for one "
                             f"to end, or join one")
-        if client_id and sum(r.client == client_id for r in rooms) >= self.max_per_client:
+        if client_id and mine >= self.max_per_client:
             raise RuleError(f"at most {self.max_per_client} games from one address at a time")
         token = new_token()
         seat = RoomSeat(creator, holder=token_hash(token))
@@ -536,6 +536,8 @@ class RoomService:
 
 # ----- input checks ------------------------------------------------------------------------------
 def _archive(room: Room) -> None:
+    if room.archived:  # another sweep (thread or process) got there first
+        raise RuleError(f"{room.name} has expired already")
     room.archived = True
 
 

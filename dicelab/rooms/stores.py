@@ -64,6 +64,11 @@ class Store:
         """The expired (archived) rooms, oldest first."""
         return []
 
+    def counts(self, client: str) -> tuple[int, int]:
+        """How many rooms the lobby holds, and how many of them ``client`` created."""
+        rooms = self.rooms(open_only=False)
+        return len(rooms), sum(r.client == client for r in rooms)
+
     def page(self, started: bool, limit: int) -> tuple[list[Room], int]:
         """The first ``limit`` lobby rooms that are started (or open), oldest first, and how
         many there are in all (a lobby shows a page at a time)."""
@@ -272,6 +277,13 @@ class SQLiteStore(Store):
         rows = self._read(f"SELECT key, room FROM rooms WHERE started = {ARCHIVED} "
                           "ORDER BY created")
         return readable_rooms(rows, self.damaged)
+
+    def counts(self, client):
+        (total, mine), = self._read(
+            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN json_valid(room) AND "
+            "json_extract(room, '$.client') = ? THEN 1 ELSE 0 END), 0) FROM rooms "
+            "WHERE started IN (0, 1)", (client,))
+        return total, mine
 
     def page(self, started, limit):
         rows = self._read("SELECT key, room FROM rooms WHERE started = ? ORDER BY created "
