@@ -624,8 +624,7 @@ def test_lobby_shows_a_page_and_redraws_only_changed_rows(monkeypatch):
     tokens = [service.create(f"Room {i}", "bones", {}, "Ann")[1] for i in range(40)]
     lobby = lobby_mod.Lobby(lobby_mod.SeatKeeper(), on_open=lambda *a: None)
     buttons = [o for o in lobby._list.objects if hasattr(o, "label")]
-    rows = [o for o in lobby._list.objects if not hasattr(o, "object") and o not in buttons]
-    assert len(rows) == lobby.PAGE and "28 not shown" in buttons[0].label
+    assert len(lobby._lists["open"].rows) == lobby.PAGE and "28 not shown" in buttons[0].label
     first = dict((k, v[1]) for k, v in lobby._rows.items())
     service.join("Room 3", "Bob")
     lobby.refresh()
@@ -633,8 +632,15 @@ def test_lobby_shows_a_page_and_redraws_only_changed_rows(monkeypatch):
     assert again["room 3"] is not first["room 3"]  # changed: drawn again
     assert all(again[k] is first[k] for k in first if k != "room 3")  # the others kept
     buttons[0].clicks += 1  # "Show more"
-    assert len(lobby._rows) == 2 * lobby.PAGE
+    assert len(lobby._rows) == len(lobby._lists["open"].rows) == 2 * lobby.PAGE
     assert len(tokens) == 40
+    opened = []
+    lobby._on_open = lambda name, token: opened.append(name)
+    lobby.player = "Cy"
+    lobby._lists["open"]._handle_msg({"act": "join", "name": "Room 5"})  # a row's button
+    lobby._lists["open"]._handle_msg({"act": "evil", "name": "Room 6"})  # ignored
+    lobby._lists["open"]._handle_msg(["junk"])
+    assert opened == ["Room 5"]
 
 
 def test_a_pit_typed_into_a_form_is_refused_at_the_start(monkeypatch):

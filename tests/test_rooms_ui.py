@@ -230,8 +230,10 @@ def test_seat_tags_and_banner_speak_of_this_screen(backend):
 
 # ----- the lobby and a room's screen --------------------------------------------------------------
 def lobby_text(lobby) -> str:
-    return " ".join(getattr(o, "object", "") or "" for o in lobby._list.objects
-                    for o in getattr(o, "objects", [o]))
+    return " ".join((getattr(o, "object", "") or "")
+                    + " ".join(r["html"] + " ".join(b["label"] for b in r["buttons"])
+                               for r in getattr(o, "rows", []))
+                    for o in lobby._list.objects for o in getattr(o, "objects", [o]))
 
 
 def test_lobby_creates_joins_and_refuses_with_clear_messages(backend):

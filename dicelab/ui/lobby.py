@@ -214,6 +214,78 @@ LOBBY_CSS = """
 """
 
 
+class RoomList(JSComponent):
+    """A list of rooms drawn in the browser from plain rows (one model for the whole list: a
+    row of Panel widgets costs ~80 ms to build and send, so a lobby of many rooms was slow).
+    The browser redraws only rows whose content changed; a click sends ``{act, name}``."""
+
+    rows = param.List(default=[], doc="[{key, name, html, buttons: [{label, act, primary}]}]")
+
+    _stylesheets = [LOBBY_CSS + """
+.room-card { background: var(--mui-palette-background-paper, #fff); border-radius: 4px;
+  background-image: linear-gradient(rgba(255,255,255,.05), rgba(255,255,255,.05));
+  box-shadow: 0 1px 3px rgba(0,0,0,.2); padding: 8px 12px; margin: 0 0 8px 0; }
+.room-buttons { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 6px; }
+.room-buttons button { font: 500 0.8125rem/1.75 system-ui, sans-serif; letter-spacing: .02857em;
+  text-transform: uppercase; border-radius: 4px; padding: 4px 10px; cursor: pointer;
+  border: 1px solid #1976d2; }
+.room-buttons button.primary { background: #1976d2; color: #fff;
+  box-shadow: 0 3px 1px -2px rgba(0,0,0,.2), 0 2px 2px 0 rgba(0,0,0,.14); }
+.room-buttons button.outlined { background: transparent; color: #1976d2;
+  border-color: rgba(25,118,210,.5); }
+"""]
+
+    _esm = """
+export function render({ model, el }) {
+  const list = document.createElement("div");
+  el.appendChild(list);
+  let made = new Map();  // key -> {sig, node}: rows drawn already
+  const draw = () => {
+    const next = new Map();
+    const nodes = [];
+    for (const r of model.rows) {
+      const sig = JSON.stringify(r);
+      let m = made.get(r.key);
+      if (!m || m.sig !== sig) {
+        const card = document.createElement("div");
+        card.className = "room-card";
+        const text = document.createElement("div");
+        text.innerHTML = r.html;  // escaped on the server
+        card.appendChild(text);
+        const bar = document.createElement("div");
+        bar.className = "room-buttons";
+        for (const b of r.buttons) {
+          const btn = document.createElement("button");
+          btn.type = "button";
+          btn.textContent = b.label;
+          btn.className = b.primary ? "primary" : "outlined";
+          btn.addEventListener("click", () => model.send_msg({ act: b.act, name: r.name }));
+          bar.appendChild(btn);
+        }
+        card.appendChild(bar);
+        m = { sig, node: card };
+      }
+      next.set(r.key, m);
+      nodes.push(m.node);
+    }
+    made = next;
+    list.replaceChildren(...nodes);
+  };
+  draw();
+  model.on("rows", draw);
+}
+"""
+
+    def __init__(self, on_act=None, **params):
+        super().__init__(**params)
+        self._on_act = on_act
+
+    def _handle_msg(self, msg) -> None:
+        if (isinstance(msg, dict) and msg.get("act") in ("join", "watch", "back")
+                and isinstance(msg.get("name"), str) and self._on_act is not None):
+            self._on_act(msg["act"], msg["name"][:200])
+
+
 class Lobby(pn.viewable.Viewer):
     """Create a named game, see open games and games in play, join, watch or return."""
 
@@ -236,7 +308,9 @@ class Lobby(pn.viewable.Viewer):
         self._unsubscribe = None
         self._stop_catch_up = lambda: None
         self._shown = None  # what the list shows, to redraw only on a change
-        self._rows: dict = {}  # room key -> ((rev, seat), row widget) drawn last
+        self._rows: dict = {}  # room key -> ((rev, seat), row) drawn last
+        self._lists = {part: RoomList(on_act=self._act, sizing_mode="stretch_width")
+                       for part in ("open", "play")}
         self._limit = self.PAGE
         try:
             self.service, self.pacer = backend()
@@ -358,7 +432,7 @@ class Lobby(pn.viewable.Viewer):
         for room, seat in zip(rooms, seats):  # a page at a time: thousands of rooms stay quick
             part = sections["play" if room.started else "open"]
             old = self._rows.get(room.key)
-            # only rows that changed are made again; the others keep their widgets
+            # only rows that changed are made again (and drawn again by the browser)
             row = old[1] if old is not None and old[0] == (room.rev, seat) else \
                 self._row(room, seat)
             rows[room.key] = ((room.rev, seat), row)
@@ -366,7 +440,8 @@ class Lobby(pn.viewable.Viewer):
         self._rows = rows
 
         def shown(name, empty):
-            items = sections[name] or [pn.pane.HTML(empty)]
+            self._lists[name].rows = sections[name]
+            items = [self._lists[name]] if sections[name] else [pn.pane.HTML(empty)]
             hidden = totals[name] - len(sections[name])
             return items + ([self._more_button(hidden)] if hidden > 0 else [])
         self._list.objects = [
@@ -386,29 +461,25 @@ class Lobby(pn.viewable.Viewer):
         return pmui.Button(label=f"Show more ({hidden} not shown)", variant="text",
                            size="small", on_click=more)
 
-    def _row(self, room: Room, seat: int | None):
+    def _row(self, room: Room, seat: int | None) -> dict:
         seats = ", ".join(esc(s.name) + (" (computer)" if s.is_computer else "")
                           for s in room.seats)
         state = "finished" if room.finished else "in play" if room.started else "open"
-        text = pn.pane.HTML(
-            f"<div class='room-row'><b>{esc(room.name)}</b> · "
-            f"{esc(room_title(room))} · {state}<br>"
-            f"<span class='seats'>{len(room.seats)} seat{'s' if len(room.seats) != 1 else ''}:"
-            f" {seats}</span></div>", stylesheets=[LOBBY_CSS], sizing_mode="stretch_width")
+        html = (f"<div class='room-row'><b>{esc(room.name)}</b> · "
+                f"{esc(room_title(room))} · {state}<br>"
+                f"<span class='seats'>{len(room.seats)} seat{'s' if len(room.seats) != 1 else ''}:"
+                f" {seats}</span></div>")
         buttons = []
         if seat is not None:
-            buttons.append(pmui.Button(label=f"Return to {room.name}", variant="contained",
-                                       color="primary", size="small",
-                                       on_click=lambda e, n=room.name: self.back(n)))
+            buttons.append({"label": f"Return to {room.name}", "act": "back", "primary": True})
         elif not room.started and not room.is_full:
-            buttons.append(pmui.Button(label=f"Join {room.name}", variant="contained",
-                                       color="primary", size="small",
-                                       on_click=lambda e, n=room.name: self.join(n)))
-        buttons.append(pmui.Button(label=f"Watch {room.name}", variant="outlined", size="small",
-                                   on_click=lambda e, n=room.name: self.watch(n)))
-        return pmui.Paper(text, pmui.FlexBox(*buttons, gap="6px", flex_wrap="wrap"),
-                          sizing_mode="stretch_width", sx={"padding": "8px 12px"},
-                          margin=(0, 0, 8, 0))
+            buttons.append({"label": f"Join {room.name}", "act": "join", "primary": True})
+        buttons.append({"label": f"Watch {room.name}", "act": "watch", "primary": False})
+        return {"key": room.key, "name": room.name, "html": html, "buttons": buttons}
+
+    def _act(self, act: str, name: str) -> None:
+        """A click on a row's button (from the browser)."""
+        {"join": self.join, "watch": self.watch, "back": self.back}[act](name)
 
     def __panel__(self):
         name = pmui.TextInput.from_param(self.param.player, width=220, max_length=40,
