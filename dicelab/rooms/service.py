@@ -526,7 +526,10 @@ class RoomService:
             raise
         self._games[key].count += 1
         if game.is_over:  # the lobby lists it as finished (and it expires from there)
-            self.store.update(key, self._finish)
+            try:
+                self.store.update(key, self._finish)
+            except Exception:  # the action is stored: only the lobby's word "finished" waits
+                log.exception("could not mark %s finished", key)
         return index
 
     def _finish(self, room: Room) -> None:
