@@ -718,3 +718,42 @@ def test_room_limits_count_the_same_on_sqlite(tmp_path):
         service.create("D1", "bones", {}, "Di", client="10.0.0.4")
     assert service.store.counts("") == (3, 1)
     service.close()
+
+
+def test_the_pacer_leaves_a_new_yahtzee_solve_to_the_shared_worker(monkeypatch):
+    """A Yahtzee room whose optimal computer meets new rules: the table is solved by the
+    worker, not in the pacer's thread (which paces every room of the server)."""
+    import threading
+    import time as _time
+
+    from dicelab.actions import Score
+    from dicelab.odds import yahtzee as yz
+    from dicelab.rooms.pacer import Pacer
+
+    solved_in = []
+    real = yz.solve
+
+    def solve(settings, progress=False, cache=True):
+        solved_in.append(threading.current_thread().name)
+        return real(settings, progress=False, cache=cache)
+    monkeypatch.setattr(yz, "solve", solve)
+    monkeypatch.setattr(yz, "cached", lambda s: real(s, False) if solved_in else None)
+    service = RoomService(MemoryStore())
+    room, token = service.create("Y", "yahtzee", {}, "Ann")
+    service.add_computer("Y", token, "optimal")
+    service.start("Y", token)
+    while service.state("Y").current_player == 0:  # Ann's turn first: she rolls and scores
+        g = service.state("Y")
+        scores = [a for a in g.legal_actions() if isinstance(a, Score)]
+        service.act("Y", token, scores[0] if scores else "roll")
+    before = len(service.log("Y"))
+    pacer = Pacer(service, pace=0.0)
+    try:
+        pacer.watch("Y")
+        deadline = _time.time() + 300
+        while len(service.log("Y")) <= before and _time.time() < deadline:
+            _time.sleep(0.1)
+    finally:
+        pacer.close()
+    assert len(service.log("Y")) > before  # the computer played once the table was there
+    assert solved_in[0].startswith("dicelab-solve")  # the first (the real) solve: the worker
