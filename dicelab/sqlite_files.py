@@ -17,6 +17,7 @@ from pathlib import Path
 log = logging.getLogger("dicelab")
 _lock = threading.Lock()
 _problems: dict[str, str] = {}
+_healthy: set[str] = set()  # paths found sound in this process (a page per session opens them)
 
 
 def problem(path: str | os.PathLike) -> str | None:
@@ -24,14 +25,21 @@ def problem(path: str | os.PathLike) -> str | None:
     return _problems.get(str(Path(path)))
 
 
-def check_sqlite(path: str | os.PathLike, tables: dict[str, tuple[str, ...]], what: str
-                 ) -> str | None:
+def check_sqlite(path: str | os.PathLike, tables: dict[str, tuple[str, ...]], what: str,
+                 again: bool = False) -> str | None:
     """Check the SQLite file at ``path`` holds only ``tables`` (name -> column names; any may be
-    missing: they are created later). A damaged file is set aside; returns the message then."""
+    missing: they are created later). A damaged file is set aside; returns the message then.
+    A file found sound is not checked again in this process unless ``again``."""
     path = Path(path)
     with _lock:
+        if again:
+            _healthy.discard(str(path))
+        if str(path) in _healthy and path.is_file():
+            return None  # damage found later is handled where the file is used
         why = _damage(path, tables)
         if why is None:
+            if path.is_file():
+                _healthy.add(str(path))
             return None
         aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
         n = 1

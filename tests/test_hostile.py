@@ -757,3 +757,16 @@ def test_the_pacer_leaves_a_new_yahtzee_solve_to_the_shared_worker(monkeypatch):
         pacer.close()
     assert len(service.log("Y")) > before  # the computer played once the table was there
     assert solved_in[0].startswith("dicelab-solve")  # the first (the real) solve: the worker
+
+
+def test_records_damaged_while_the_app_runs_are_set_aside(tmp_path):
+    from dicelab.ui.records import RecordStore
+
+    path = tmp_path / "records.sqlite3"
+    store = RecordStore(path)
+    store.offer("bones", "game_total", 700, "Ann")
+    path.write_bytes(b"\x00garbage" * 500)  # damaged under a running app
+    assert store.get("bones")["game_total"]["value"] is None  # afresh, no traceback
+    assert store.offer("bones", "game_total", 800, "Bob")
+    assert "set aside" in store.problem
+    assert RecordStore(path).get("bones")["game_total"]["value"] == 800

@@ -45,13 +45,13 @@ class RecordStore(param.Parameterized):
             self.problem = f"Records cannot be kept in {self.path.parent}: {exc.strerror or exc}"
         self._open()
 
-    def _open(self) -> None:
+    def _open(self, again: bool = False) -> None:
         """Check the file (a damaged one is set aside and the records start afresh), then make
         sure the table is there."""
         from ..sqlite_files import check_sqlite, problem
 
         with self._lock:
-            check_sqlite(self.path, {"records": COLUMNS}, "records")
+            check_sqlite(self.path, {"records": COLUMNS}, "records", again=again)
             self.problem = problem(self.path) or self.problem
             try:
                 with self._connect() as db:
@@ -78,7 +78,7 @@ class RecordStore(param.Parameterized):
                 if attempt == 2:
                     self.problem = f"Records are off for now: {exc}"
                     return default
-            self._open()
+            self._open(again=True)
         return default
 
     # ----- reading ---------------------------------------------------------------------------
