@@ -570,10 +570,11 @@ def lobby_seconds(db: Path, n_rooms: int) -> dict:
     from bokeh.document import Document
 
     from dicelab.rooms import RoomService
+    from dicelab.rooms import backend as rooms_backend
     from dicelab.rooms.model import Room, RoomSeat
+    from dicelab.rooms.pacer import Pacer
     from dicelab.settings import BonesSettings
     from dicelab.ui import lobby as lobby_mod
-    from dicelab.rooms.pacer import Pacer
 
     settings = BonesSettings().to_dict()
     con = sqlite3.connect(db)
@@ -588,8 +589,8 @@ def lobby_seconds(db: Path, n_rooms: int) -> dict:
     con.commit()
     con.close()
     service = RoomService(f"sqlite://{db}", max_rooms=n_rooms + 1)
-    old = lobby_mod._backend
-    lobby_mod._backend = (service, Pacer(service, pace=1.0))
+    old = rooms_backend._backend
+    rooms_backend._backend = (service, Pacer(service, pace=1.0))
     try:
         times = []
         for _ in range(3):
@@ -598,7 +599,7 @@ def lobby_seconds(db: Path, n_rooms: int) -> dict:
             view.__panel__().get_root(Document())
             times.append(time.perf_counter() - t)
     finally:
-        lobby_mod._backend = old
+        rooms_backend._backend = old
         service.close()
     return {"lobby_rooms": n_rooms, "lobby_s": times}
 

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 import param
 
 from .errors import RuleError
+from .rules.fivedice import FiveDiceRules
 
 
 class Settings(param.Parameterized):
@@ -105,6 +106,10 @@ class BonesSettings(Settings):
         if self.preset == "french" and self.min_on_board != 600:
             raise RuleError("the french preset fixes min_on_board at 600")
 
+    def turn_rules(self) -> FiveDiceRules:
+        """The turn rules these settings make (dicelab.rules.fivedice)."""
+        return FiveDiceRules.of(self.variant, self.to_dict())
+
 
 class ThousandSettings(Settings):
     variant = "thousand"
@@ -136,6 +141,8 @@ class ThousandSettings(Settings):
         pits = _check_pits(self.pits, self.param.target.bounds[1])
         with param.parameterized.discard_events(self):
             self.pits = pits
+
+    turn_rules = BonesSettings.turn_rules
 
 
 MAX_PITS = 10

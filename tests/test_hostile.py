@@ -616,11 +616,12 @@ def test_yahtzee_odds_are_solved_by_the_worker_not_the_page(monkeypatch):
 
 # ----- the lobby with many rooms ---------------------------------------------------------------------
 def test_lobby_shows_a_page_and_redraws_only_changed_rows(monkeypatch):
+    from dicelab.rooms import backend as rooms_backend
     from dicelab.rooms.pacer import Pacer
     from dicelab.ui import lobby as lobby_mod
 
     service = RoomService(MemoryStore(), max_rooms=1000)
-    monkeypatch.setattr(lobby_mod, "_backend", (service, Pacer(service, pace=0.0)))
+    monkeypatch.setattr(rooms_backend, "_backend", (service, Pacer(service, pace=0.0)))
     tokens = [service.create(f"Room {i}", "bones", {}, "Ann")[1] for i in range(40)]
     lobby = lobby_mod.Lobby(lobby_mod.SeatKeeper(), on_open=lambda *a: None)
     buttons = [o for o in lobby._list.objects if hasattr(o, "label")]

@@ -17,7 +17,7 @@ import uuid
 
 from ..errors import RuleError
 from .model import Room, readable_rooms
-from .stores import Conflict, Store, _actions, _clash, _missing
+from .store_api import Conflict, Store, missing, name_taken, read_actions
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ class RedisStore(Store):
                             args=[room.to_json(), room.created, room.key,
                                   self._message(room.key, "room")])
         if not done:
-            raise _clash(room)
+            raise name_taken(room)
         return room
 
     def get(self, key):
@@ -101,7 +101,7 @@ class RedisStore(Store):
         def attempt(pipe):  # WATCH name; redis-py runs this again if another writer got in
             text = pipe.get(name)
             if text is None:
-                raise _missing(key)
+                raise missing(key)
             room = Room.from_json(text)
             result = change(room)
             room.rev += 1
@@ -137,13 +137,13 @@ class RedisStore(Store):
 
     # ----- the action log --------------------------------------------------------------------
     def actions(self, key, start=0):
-        return _actions(key, start, self._r.lrange(self._log(key), start, -1))
+        return read_actions(key, start, self._r.lrange(self._log(key), start, -1))
 
     def append(self, key, index, action):
         n = self._append(keys=[self._room(key), self._log(key), self._channel],
                          args=[index, json.dumps(action), self._message(key, "action")])
         if n == -2:
-            raise _missing(key)
+            raise missing(key)
         if n == -1:
             raise Conflict(f"{key}: the log has moved past {index} actions")
 

@@ -24,87 +24,14 @@ import os
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Any, Callable, TypeVar
 
 from ..errors import RuleError
-from .model import Damaged, Room, readable_rooms
+from .model import Room, readable_rooms
+from .store_api import Conflict, Store, missing, name_taken, read_actions
 
-T = TypeVar("T")
+__all__ = ["ENV", "Conflict", "Store", "MemoryStore", "SQLiteStore", "open_store"]
+
 ENV = "DICELAB_ROOMS"
-
-
-class Conflict(Exception):
-    """The log holds a different number of actions than the writer expected."""
-
-
-class Store:
-    """The interface every store offers (all methods thread-safe)."""
-
-    def create(self, room: Room) -> Room:
-        """Store a new room (its ``rev`` becomes 1); RuleError if the name is taken."""
-        raise NotImplementedError
-
-    def get(self, key: str) -> Room | None:
-        raise NotImplementedError
-
-    def update(self, key: str, change: Callable[[Room], T]) -> tuple[Room, T]:
-        """Read-modify-write one room atomically: ``change`` edits a copy (and may raise
-        RuleError to leave everything as it was); the copy is saved with ``rev`` + 1."""
-        raise NotImplementedError
-
-    def delete(self, key: str) -> None:
-        raise NotImplementedError
-
-    def rooms(self, open_only: bool = True) -> list[Room]:
-        """Every room of the lobby (only those not started, by default), oldest first; expired
-        (archived) rooms are not in it, and damaged records are skipped (see ``damaged``)."""
-        raise NotImplementedError
-
-    def history(self) -> list[Room]:
-        """The expired (archived) rooms, oldest first."""
-        return []
-
-    def counts(self, client: str) -> tuple[int, int]:
-        """How many rooms the lobby holds, and how many of them ``client`` created."""
-        rooms = self.rooms(open_only=False)
-        return len(rooms), sum(r.client == client for r in rooms)
-
-    def page(self, started: bool, limit: int) -> tuple[list[Room], int]:
-        """The first ``limit`` lobby rooms that are started (or open), oldest first, and how
-        many there are in all (a lobby shows a page at a time)."""
-        rooms = [r for r in self.rooms(open_only=False) if r.started == started]
-        return rooms[:limit], len(rooms)
-
-    @property
-    def damaged(self) -> dict[str, str]:
-        """Keys of stored rooms that could not be read -> why (skipped, reported in the log)."""
-        if not hasattr(self, "_damaged"):
-            self._damaged: dict[str, str] = {}
-        return self._damaged
-
-    def actions(self, key: str, start: int = 0) -> list[dict[str, Any]]:
-        """The room's actions from index ``start`` on."""
-        raise NotImplementedError
-
-    def append(self, key: str, index: int, action: dict[str, Any]) -> None:
-        """Append ``action`` as action number ``index`` (0-based), durably; Conflict if the log
-        does not hold exactly ``index`` actions, RuleError if the room is gone."""
-        raise NotImplementedError
-
-    def on_remote(self, callback: Callable[[str, str], None]) -> None:
-        """Call ``callback(key, kind)`` when another process changes a room (kind "room",
-        "action" or "deleted"). Stores without other processes never call it."""
-
-    def close(self) -> None:
-        pass
-
-
-def _missing(key: str) -> RuleError:
-    return RuleError(f"there is no game named {key!r}")
-
-
-def _clash(room: Room) -> RuleError:
-    return RuleError(f"a game named {room.name!r} already exists: choose another name")
 
 
 class MemoryStore(Store):
@@ -119,7 +46,7 @@ class MemoryStore(Store):
     def create(self, room):
         with self._lock:
             if room.key in self._rooms:
-                raise _clash(room)
+                raise name_taken(room)
             room = room.copy()
             room.rev = 1
             self._rooms[room.key] = room.to_json()
@@ -134,7 +61,7 @@ class MemoryStore(Store):
     def update(self, key, change):
         with self._lock:
             if key not in self._rooms:
-                raise _missing(key)
+                raise missing(key)
             room = Room.from_json(self._rooms[key])
             result = change(room)
             room.rev += 1
@@ -159,14 +86,14 @@ class MemoryStore(Store):
 
     def actions(self, key, start=0):
         with self._lock:
-            return _actions(key, start, self._logs.get(key, [])[start:])
+            return read_actions(key, start, self._logs.get(key, [])[start:])
 
     def append(self, key, index, action):
         text = json.dumps(action)
         with self._lock:
             log = self._logs.get(key)
             if log is None:
-                raise _missing(key)
+                raise missing(key)
             if len(log) != index:
                 raise Conflict(f"{key}: the log holds {len(log)} actions, not {index}")
             log.append(text)
@@ -244,7 +171,7 @@ class SQLiteStore(Store):
                 db.execute("INSERT INTO rooms VALUES (?, ?, ?, ?)",
                            (room.key, _column(room), room.created, room.to_json()))
             except sqlite3.IntegrityError:
-                raise _clash(room) from None
+                raise name_taken(room) from None
         return room
 
     def get(self, key):
@@ -255,7 +182,7 @@ class SQLiteStore(Store):
         with self._write() as db:
             row = db.execute("SELECT room FROM rooms WHERE key = ?", (key,)).fetchone()
             if row is None:
-                raise _missing(key)
+                raise missing(key)
             room = Room.from_json(row[0])
             result = change(room)
             room.rev += 1
@@ -295,13 +222,13 @@ class SQLiteStore(Store):
     def actions(self, key, start=0):
         rows = self._read("SELECT action FROM actions WHERE key = ? AND idx >= ? ORDER BY idx",
                           (key, start))
-        return _actions(key, start, [r[0] for r in rows])
+        return read_actions(key, start, [r[0] for r in rows])
 
     def append(self, key, index, action):
         text = json.dumps(action)
         with self._write() as db:
             if db.execute("SELECT 1 FROM rooms WHERE key = ?", (key,)).fetchone() is None:
-                raise _missing(key)
+                raise missing(key)
             (last,) = db.execute("SELECT MAX(idx) FROM actions WHERE key = ?", (key,)).fetchone()
             count = 0 if last is None else last + 1
             if count != index:
@@ -368,21 +295,6 @@ ARCHIVED = 2  # the rooms table's "started" column: 0 open, 1 started, 2 expired
 
 def _column(room: Room) -> int:
     return ARCHIVED if room.archived else int(room.started)
-
-
-def _actions(key: str, start: int, texts) -> list[dict[str, Any]]:
-    """Stored actions as dicts; a damaged one stops the room's log there with a RuleError
-    naming it (that room only: the others play on)."""
-    out = []
-    for i, text in enumerate(texts, start):
-        try:
-            data = json.loads(text)
-        except (ValueError, TypeError, RecursionError):
-            data = None
-        if not isinstance(data, dict):
-            raise Damaged(f"the game {key!r} is damaged: its action {i} cannot be read")
-        out.append(data)
-    return out
 
 
 def default_spec() -> str:

@@ -16,14 +16,12 @@ from ..games import Seat, new_game
 from ..players import make_player, player_names
 from ..rooms.pacer import default_strategy
 from ..settings import SETTINGS
-from .components import (Controls, DiceTray, HintLine, History, ScoreCard, Scoreboard,
-                         TurnBanner)
-from .odds_panel import OddsPanel
 from .play import Play, Prefs
 from .records import KEYS, TITLES, RecordStore
 from .rules_text import RULES, SUMMARY
 from .session import keep_flushing
-from .words import alert_html, apply_preset, settings_title
+from .table import Table, rules_title
+from .words import alert_html, apply_preset
 
 VARIANTS = ("bones", "thousand", "under40", "yahtzee")
 
@@ -303,45 +301,6 @@ class StartScreen(pn.viewable.Viewer):
                                  styles={"flex": "1 1 360px", "min-width": "0"}),
                        gap="24px", flex_wrap="wrap", sizing_mode="stretch_width"),
             self._msg, self._go, sizing_mode="stretch_width")
-
-
-# ----- the table ---------------------------------------------------------------------------
-def rules_title(game) -> str:
-    return settings_title(game.variant, game.config)
-
-
-class Table(pn.viewable.Viewer):
-    """Banner, dice, controls, hint, history | scoreboard, odds."""
-
-    play = param.ClassSelector(class_=Play)
-
-    def __panel__(self):
-        p = self.play
-        left = [self._caption(), TurnBanner(play=p), DiceTray(play=p), Controls(play=p),
-                HintLine(play=p)]
-        side = [pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>Scoreboard</h3>", margin=0),
-                           Scoreboard(play=p), sizing_mode="stretch_width",
-                           styles={"padding": "10px"}),
-                pmui.Paper(OddsPanel(play=p), sizing_mode="stretch_width",
-                           styles={"padding": "10px"})]
-        if p.variant == "yahtzee":
-            left.append(pmui.Paper(ScoreCard(play=p), sizing_mode="stretch_width",
-                                   styles={"padding": "8px"}))
-        left.append(pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>History</h3>", margin=0),
-                               History(play=p), sizing_mode="stretch_width",
-                               styles={"padding": "10px"}))
-        return pmui.FlexBox(
-            pn.Column(*left, sizing_mode="stretch_width",
-                      styles={"flex": "2 1 520px", "min-width": "0"}),
-            pn.Column(*side, sizing_mode="stretch_width",
-                      styles={"flex": "1 1 320px", "min-width": "0"}),
-            gap="16px", flex_wrap="wrap", sizing_mode="stretch_width", align_items="flex-start")
-
-    def _caption(self):
-        return pn.pane.HTML(f"<div class='caption'>{pn.util.escape(rules_title(self.play.game))}"
-                            "</div>", sizing_mode="stretch_width", margin=(0, 0, 4, 0),
-                            stylesheets=[".caption { font: 600 1.05rem system-ui, sans-serif;"
-                                         " opacity: .85; }"])
 
 
 # ----- settings drawer ---------------------------------------------------------------------

@@ -9,8 +9,6 @@ this session's document as next-tick callbacks.
 """
 from __future__ import annotations
 
-import logging
-import os
 import threading
 import urllib.parse
 from types import SimpleNamespace
@@ -25,40 +23,17 @@ from ..games import Seat, new_game
 from ..players import player_names
 from ..rooms import Room, RoomService
 from ..rooms.model import new_token
-from ..rooms.pacer import Pacer, default_strategy
+from ..rooms.backend import default_backend as backend  # this process's service and pacer
+from ..rooms.pacer import default_strategy
 from ..settings import SETTINGS
 from .play import Play, Prefs
 from .session import every, handoff, one_message
+from .table import Table
 from .words import alert_html, apply_preset, settings_title
 
-log = logging.getLogger(__name__)
 esc = pn.util.escape
 VARIANT_TITLES = {"bones": "Bones", "thousand": "Thousand (1000)", "under40": "Under40",
                   "yahtzee": "Yahtzee"}
-
-# ----- one service and one pacer per server process ----------------------------------------------
-_backend: tuple[RoomService, Pacer] | None = None
-_backend_lock = threading.Lock()
-
-
-def _env_float(name: str, default: float) -> float:
-    try:
-        return float(os.environ.get(name, default))
-    except ValueError:
-        log.warning("%s=%r is not a number; using %s", name, os.environ.get(name), default)
-        return default
-
-
-def backend() -> tuple[RoomService, Pacer]:
-    """This process's RoomService (store from ``DICELAB_ROOMS``) and its Pacer (seconds per
-    computer action from ``DICELAB_ROOM_PACE``, default 0.8; ``DICELAB_ROOM_GRACE``: seconds
-    a seat may be away on turn before a computer takes it over, default 120)."""
-    global _backend
-    with _backend_lock:
-        if _backend is None:
-            service = RoomService(grace=_env_float("DICELAB_ROOM_GRACE", 120.0))
-            _backend = (service, Pacer(service, pace=_env_float("DICELAB_ROOM_PACE", 0.8)))
-        return _backend
 
 
 def room_title(room: Room) -> str:
@@ -723,8 +698,6 @@ class RoomScreen(pn.viewable.Viewer):
         self._body.objects = items
 
     def _draw_table(self):
-        from .app import Table
-
         if self.play is None:
             self.play = RoomPlay(self.service, self.room, self.token, prefs=self.prefs)
             self._body.objects = [Table(play=self.play)]
