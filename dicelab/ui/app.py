@@ -16,6 +16,7 @@ from ..rooms.pacer import default_strategy
 from ..settings import SETTINGS
 from .components import (Controls, DiceTray, HintLine, History, ScoreCard, Scoreboard,
                          TurnBanner)
+from .notebook import NotebookShow
 from .odds_panel import OddsPanel
 from .play import Play, Prefs
 from .records import KEYS, TITLES, RecordStore
@@ -308,7 +309,7 @@ def rules_title(game) -> str:
     return settings_title(game.variant, game.config)
 
 
-class Table(pn.viewable.Viewer):
+class Table(NotebookShow, pn.viewable.Viewer):
     """Banner, dice, controls, hint, history | scoreboard, odds."""
 
     play = param.ClassSelector(class_=Play)
@@ -451,7 +452,7 @@ def _arg(name: str):
     return v[0].decode() if v else None
 
 
-class DicelabApp(pn.viewable.Viewer):
+class DicelabApp(NotebookShow, pn.viewable.Viewer):
     """Start screen <-> table in a pmui Page with a settings drawer."""
 
     def __init__(self, records_path=None, prefs: Prefs | None = None, **params):
@@ -527,6 +528,9 @@ class DicelabApp(pn.viewable.Viewer):
             pn.state.onload(apply)
         else:
             apply()
+
+    def _notebook_text(self) -> str:
+        return "dicelab app" + (f" playing {self.play.game!r}" if self.play else "")
 
     def toggle_settings(self):
         if not self.page.contextbar:  # filled on first use: a closed drawer never reports idle

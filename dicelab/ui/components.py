@@ -13,6 +13,7 @@ from panel.custom import JSComponent
 
 from ..rules.yahtzee import BOXES, LABELS, UPPER
 from . import words
+from .notebook import NotebookShow
 from .odds_view import fivedice_odds, under40_odds, yahtzee_odds
 from .play import Play
 
@@ -40,7 +41,7 @@ def current_odds(play: Play):
     return memo(play, "odds", lambda: yahtzee_odds(play))
 
 
-class _Base(pn.viewable.Viewer):
+class _Base(NotebookShow, pn.viewable.Viewer):
     play = param.ClassSelector(class_=Play)
 
     def __init__(self, game=None, **params):
@@ -51,6 +52,9 @@ class _Base(pn.viewable.Viewer):
     @property
     def game(self):
         return self.play.game
+
+    def _notebook_text(self) -> str:
+        return f"dicelab {type(self).__name__} of {self.game!r}"
 
 
 # ----- dice --------------------------------------------------------------------------------
