@@ -78,3 +78,19 @@ class NotebookShow:
         if "text/html" in data:
             data["text/html"] = note_html(text) + data["text/html"]
         return data, meta
+
+
+class HTML(pn.pane.HTML):
+    """``pn.pane.HTML`` for views that redraw often. In a notebook Panel (1.9) sends every
+    stylesheet of an HTML pane again at each update, as CDN links (only the first render
+    inlines them): a notebook without internet would ask the CDN at every move and lose the
+    theme's CSS. A view's stylesheets never change after its first render, so a notebook
+    update sends only the rest (a served page is unchanged)."""
+
+    def _update(self, ref: str, model) -> None:
+        view = pn.state._views.get(ref)
+        if view is None or view[3] is None or not model.stylesheets:  # not a notebook comm
+            return super()._update(ref, model)
+        props = self._get_properties(model.document)
+        props.pop("stylesheets", None)
+        model.update(**props)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import CHROMIUM, ROOT, free_port, wait_http
+from .conftest import CHROMIUM, ROOT, free_port, stop_process, wait_http
 from .driver import App
 
 pytestmark = [pytest.mark.slow]
@@ -146,12 +146,7 @@ def test_installed_app_serves_and_plays(venv, outside, browser):
         ctx.close()
         assert not errors, errors
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-    assert proc.returncode is not None
+        stop_process(proc)
 
 
 NB_CHECK = """
