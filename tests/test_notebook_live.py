@@ -5,6 +5,7 @@ pace. The browser side (JupyterLab, network blocked) is tests/ui/test_jupyterlab
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 
@@ -51,20 +52,26 @@ CELLS = [
     "print(json.dumps({'played': h.version, 'person_or_over': h.is_over or h.current_player"
     " == 1, 'tray_roll_id': t2._view.view['roll_id'], 'rolls': sum(1 for e in events"
     " if e.data.get('dice') is not None)}))",
-    # 5: the app's notebook output: no CDN link, words for a missing front end
+]
+
+
+APP_CELL = (
+    "import dicelab, json, re\n"
     "data, meta = dicelab.app()._repr_mimebundle_()\n"
-    "import re\n"
     "h = data['text/html']\n"
     "print(json.dumps({'size': len(h), 'plain': data['text/plain'][:40], 'cdn': sorted(set("
-    "re.findall(r'https?://(?:cdn\\.holoviz\\.org|cdn\\.bokeh\\.org)[^\\s\"\\'<>]*', h)))[:5]}))",
-]
+    "re.findall(r'https?://(?:cdn\\.holoviz\\.org|cdn\\.bokeh\\.org)[^\\s\"\\'<>]*', h)))[:5]}))")
+
+
+def execute(cells):
+    nb = new_notebook(cells=[new_code_cell(c) for c in cells])
+    NotebookClient(nb, timeout=300, kernel_name="python3").execute()
+    return nb
 
 
 @pytest.fixture(scope="module")
 def executed():
-    nb = new_notebook(cells=[new_code_cell(c) for c in CELLS])
-    NotebookClient(nb, timeout=300, kernel_name="python3").execute()
-    return nb
+    return execute(CELLS)
 
 
 def printed(cell) -> dict:
@@ -106,7 +113,9 @@ def test_play_computers_in_the_background(executed):
     assert done["tray_roll_id"] == done["rolls"] > 0
 
 
-def test_app_output_has_no_cdn_link(executed):
-    out = printed(executed.cells[5])
+@pytest.mark.skipif(not os.environ.get("DICELAB_SLOW"), reason="slow: set DICELAB_SLOW=1")
+def test_app_output_has_no_cdn_link():
+    """The whole app inline is ~65 MB of output: rendered in the kernel, not sent here."""
+    out = printed(execute([APP_CELL]).cells[0])
     assert out["cdn"] == [] and out["size"] > 1000
     assert out["plain"].startswith("dicelab app")

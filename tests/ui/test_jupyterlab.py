@@ -140,7 +140,7 @@ def test_jupyterlab_offline(lab, browser):
                                timeout=120_000)
     finally:
         page.screenshot(path=str(SHOTS.parent.parent / "test-artifacts" / "lab_roll.png"))
-    tray = app_cell.locator(".tray").first
+    tray = app_cell.locator(".tray >> visible=true").first  # not the hidden preloaded one
     rolled = tray.get_attribute("data-roll-id")
     end = time.time() + 120
     # a person is on turn: the next roll is theirs (a click can land while the button is
