@@ -6,6 +6,7 @@ only when the action was legal, so a refused action changes nothing (RNG include
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 import unicodedata
@@ -150,7 +151,11 @@ class Game(param.Parameterized):
     settings = param.ClassSelector(class_=Settings, constant=True, doc="The rules in force.")
     seats = param.List(constant=True, doc="The seats in play order.")
     seed = param.Integer(constant=True, doc="Seed of the game's random generator.")
-    state = param.Parameter(doc="The whole state of play: an immutable value.")
+    state = param.Parameter(doc="The whole state of play: an immutable value (set anew by every "
+                            "apply: views of the game watch it).")
+    pace = param.Number(default=None, allow_None=True, bounds=(0, 60), doc="Seconds between "
+                        "computer actions when play_computers() runs inside an event loop (a "
+                        "notebook cell), so views show each one; None: all at once.")
 
     def __init__(self, seats=("Player 1",), settings: Settings | dict | None = None,
                  seed: int | None = None, **setting_values):
@@ -278,14 +283,45 @@ class Game(param.Parameterized):
         act = player if callable(player) and not hasattr(player, "act") else player.act
         return coerce(act(self.view()))
 
-    def play_computers(self, max_actions: int = 100_000) -> list[Event]:
-        """Let computer seats act until a person is on turn or the game ends."""
+    def play_computers(self, max_actions: int = 100_000, pace: float | None = None):
+        """Let computer seats act until a person is on turn or the game ends; returns the events.
+
+        With a pace (``pace`` seconds per action, else the game's ``pace``) and an event loop
+        running in this thread (a Jupyter cell), it returns at once an ``asyncio.Task`` that
+        plays one action per pace in the background (``await`` it for the events); views of
+        the game show every action. Without an event loop the actions are played at once."""
+        pace = self.pace if pace is None else pace
+        if pace:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                loop = None
+            if loop is not None:
+                return loop.create_task(self._play_paced(max_actions, float(pace)))
         events: list[Event] = []
         for _ in range(max_actions):
             action = self.computer_action()
             if action is None:
                 break
             events += self.apply(action)
+        return events
+
+    async def _play_paced(self, max_actions: int, pace: float) -> list[Event]:
+        loop = asyncio.get_running_loop()
+        events: list[Event] = []
+        done = 0
+        while done < max_actions:
+            version = self.version
+            # a strategy may think for a while: off the loop, so the kernel stays responsive
+            action = await loop.run_in_executor(None, self.computer_action)
+            if action is None:
+                break
+            if self.version != version:  # someone else moved meanwhile: think again
+                continue
+            events += self.apply(action)
+            done += 1
+            if not self.is_over and self._seats[self.current_player].is_computer:
+                await asyncio.sleep(pace)
         return events
 
     # ----- saving and replay ----------------------------------------------------------------
@@ -342,6 +378,12 @@ class Game(param.Parameterized):
 
     def _transition(self, state, action: Action):
         raise NotImplementedError
+
+    def _repr_html_(self) -> str:
+        """The table in a notebook: dice, totals, whose turn (plain HTML, no Panel needed)."""
+        from .html import game_html
+
+        return game_html(self)
 
     def __repr__(self):
         return (f"<{type(self).__name__} {', '.join(self.names)} seed={self.seed} "

@@ -16,6 +16,7 @@ from ..games import Seat, new_game
 from ..players import make_player, player_names
 from ..rooms.pacer import default_strategy
 from ..settings import SETTINGS
+from .notebook import NotebookShow
 from .play import Play, Prefs
 from .records import KEYS, TITLES, RecordStore
 from .rules_text import RULES, SUMMARY
@@ -424,7 +425,7 @@ def _arg(name: str):
     return text
 
 
-class DicelabApp(pn.viewable.Viewer):
+class DicelabApp(NotebookShow, pn.viewable.Viewer):
     """Start screen <-> table in a pmui Page with a settings drawer."""
 
     def __init__(self, records_path=None, prefs: Prefs | None = None, **params):
@@ -502,6 +503,9 @@ class DicelabApp(pn.viewable.Viewer):
             pn.state.onload(apply)
         else:
             apply()
+
+    def _notebook_text(self) -> str:
+        return "dicelab app" + (f" playing {self.play.game!r}" if self.play else "")
 
     def toggle_settings(self):
         if not self.page.contextbar:  # filled on first use: a closed drawer never reports idle

@@ -170,14 +170,12 @@ class RoomPlay(Play):
                 self._seats_shown = seats
                 return 0
             self.settle()
-            seat = g.state.current
-            before = getattr(g.state, "turn_total", None)
-            events = []
-            for action in new:
-                events += g.apply(action)
+            with self.quiet():  # shown together below
+                for action in new:
+                    g.apply(action)
             self._seats_shown = self._seat_shape()
             with one_message():  # news from elsewhere: dice and table together
-                self._shown(new[-1], events, seat, before, animate=animate, at_once=True)
+                self.catch_up(animate=animate, at_once=True)
             return len(new)
 
 

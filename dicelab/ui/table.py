@@ -11,6 +11,7 @@ import param
 
 from .components import (Controls, DiceTray, HintLine, History, ScoreCard, Scoreboard,
                          TurnBanner)
+from .notebook import NotebookShow
 from .odds_panel import OddsPanel
 from .play import Play
 from .words import settings_title
@@ -20,7 +21,7 @@ def rules_title(game) -> str:
     return settings_title(game.variant, game.config)
 
 
-class Table(pn.viewable.Viewer):
+class Table(NotebookShow, pn.viewable.Viewer):
     """Banner, dice, controls, hint, history | scoreboard, odds."""
 
     play = param.ClassSelector(class_=Play)

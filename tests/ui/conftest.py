@@ -38,6 +38,15 @@ def wait_http(url: str, timeout: float = 120.0) -> None:
     raise RuntimeError(f"{url} did not come up")
 
 
+def stop_process(proc, wait: float = 10.0) -> None:
+    """Terminate a server this test started; kill it if it does not stop."""
+    proc.terminate()
+    try:
+        proc.wait(wait)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 class Server:
     def __init__(self, records: Path):
         self.records = records
