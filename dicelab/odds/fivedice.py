@@ -353,7 +353,8 @@ def _check_state(r: FiveDiceRules, banked, on_barrel, barrel_turns, bolts):
         if barrel_turns >= r.barrel_attempts:
             raise RuleError(f"Thousand barrel: {r.barrel_attempts} attempts, "
                             f"{barrel_turns} already used")
-    elif r.barrel and banked >= r.barrel:
+    elif r.barrel and banked >= r.barrel and not (banked == r.barrel and r.barrel_fall == 0):
+        # with barrel_fall 0 a player who falls off the barrel stays at the barrel's total
         raise RuleError(f"Thousand barrel: a stand reaching {r.barrel} sets the total to "
                         f"{r.barrel} on the barrel, so {banked} off the barrel cannot happen")
     elif not r.barrel and banked >= r.target:
