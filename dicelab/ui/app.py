@@ -435,6 +435,24 @@ html, body { overflow-x: hidden; }
 """
 
 
+# A phone (below MUI's "sm", 600 px): the header keeps one row of the toolbar's height (the
+# page reserves exactly that much above the table), so the title goes and the buttons shrink.
+HEADER_CSS = """
+@media (max-width: 599.95px) {
+  .header .title { display: none; }
+  .header .MuiToolbar-root { padding-left: 8px; padding-right: 4px; }
+}
+"""
+
+
+def _header_button(label: str, on_click) -> pmui.Button:
+    return pmui.Button(label=label, variant="outlined", color="light", size="small",
+                       on_click=on_click, margin=0,
+                       sx={"minWidth": 0, "whiteSpace": "nowrap",
+                           "fontSize": {"xs": "0.72rem", "sm": "0.8125rem"},
+                           "px": {"xs": "6px", "sm": "10px"}})
+
+
 def preload():
     """Hidden instances of the custom components shown later, so that their model definitions
     travel with the first page: Panel sends a new component type's definition only once per
@@ -462,21 +480,17 @@ class DicelabApp(pn.viewable.Viewer):
         self.play: Play | None = None
         self.start_screen = StartScreen(on_start=self._start_when_loaded)
         self.drawer = SettingsDrawer(self.prefs, self.records)
+        # min-height: the page's scrolling area is a flex column that would otherwise squeeze
+        # a screen taller than the window (its blocks then overlap instead of scrolling)
         self._main = pn.Column(self.start_screen, sizing_mode="stretch_width",
-                               styles={"padding": "4px 10px 16px", "box-sizing": "border-box"})
+                               styles={"padding": "4px 10px 16px", "box-sizing": "border-box",
+                                       "min-height": "max-content"})
         self.keys = KeyBridge(on_key=self.on_key, on_dark=self._on_dark)
-        self._new = pmui.Button(label="New game", variant="outlined", color="light",
-                                size="small", on_click=lambda e: self.show_start())
-        self._rules_btn = pmui.Button(label="Rules", variant="outlined", color="light",
-                                      size="small",
-                                      on_click=lambda e: self.start_screen.show_rules(
-                                          self.play.variant if self.play
-                                          else self.start_screen.variant))
-        self._settings_btn = pmui.Button(label="⚙ Settings", variant="outlined", color="light",
-                                         size="small",
-                                         on_click=lambda e: self.toggle_settings())
-        self._net_btn = pmui.Button(label="Network games", variant="outlined", color="light",
-                                    size="small", on_click=lambda e: self.show_lobby())
+        self._new = _header_button("New game", lambda e: self.show_start())
+        self._rules_btn = _header_button("Rules", lambda e: self.start_screen.show_rules(
+            self.play.variant if self.play else self.start_screen.variant))
+        self._settings_btn = _header_button("⚙ Settings", lambda e: self.toggle_settings())
+        self._net_btn = _header_button("Network games", lambda e: self.show_lobby())
         self._preload = preload()
         from .lobby import SeatKeeper
 
@@ -492,14 +506,13 @@ class DicelabApp(pn.viewable.Viewer):
             pn.state.on_session_destroyed(self._session_gone)
             keep_flushing()  # a page must never stay a message behind (see session.py)
         self.page = pmui.Page(
-            title="dicelab", header=[pmui.FlexBox(self._new, self._net_btn, self._rules_btn,
-                                                self._settings_btn, gap="8px",
-                                                justify_content="flex-end",
-                                                sizing_mode="stretch_width")],
+            title="dicelab", header=[pn.Row(self._new, self._net_btn, self._rules_btn,
+                                          self._settings_btn, margin=0,
+                                          styles={"margin-left": "auto", "gap": "6px"})],
             main=[self._main, self.keys, self.keeper, self.start_screen._rules_slot,
                   self._preload],
             contextbar=[], contextbar_width=340, sidebar=[],
-            theme_toggle=True, raw_css=[PAGE_CSS])
+            theme_toggle=True, raw_css=[PAGE_CSS], stylesheets=[HEADER_CSS])
         self.page.param.watch(self._dark_theme, "dark_theme")
         _unlink_busy(self.page)
 
