@@ -43,8 +43,9 @@ class BonesGame(FiveDiceGame):
     def _bank(self, state, seat):
         total = state.totals[seat] + state.turn_total
         name = self._name(seat)
-        events = [Event("stand", seat, f"{name} stands and banks {state.turn_total}: "
-                        f"total {total:,}.", {"banked": state.turn_total, "total": total})]
+        events = [Event("stand", seat, f"{self._says(seat, 'stands')} and "
+                        f"{self._verb(seat, 'banks')} {state.turn_total}: total {total:,}.",
+                        {"banked": state.turn_total, "total": total})]
         state = evolve(state, totals=_put(state.totals, seat, total),
                         on_board=_put(state.on_board, seat, True),
                         reached_at=_put(state.reached_at, seat, state.turn))

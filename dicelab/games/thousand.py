@@ -60,11 +60,11 @@ class ThousandGame(FiveDiceGame):
         total = state.totals[seat] + state.turn_total
         state = evolve(state, on_board=_put(state.on_board, seat, True),
                         bolts=_put(state.bolts, seat, 0))
-        text = f"{name} stands with {state.turn_total}"
+        text = f"{self._says(seat, 'stands')} with {state.turn_total}"
         if state.on_barrel[seat] or (not s.barrel and total >= s.target):
             state = evolve(state, totals=_put(state.totals, seat, total), winner=seat,
                             phase="over")
-            return state, [Event("win", seat, f"{text}: {total} — {name} wins!",
+            return state, [Event("win", seat, f"{text}: {total} — {self._says(seat, 'wins')}!",
                                  {"total": total})]
         if s.barrel and total >= s.barrel:
             state = evolve(state, totals=_put(state.totals, seat, s.barrel),
@@ -92,17 +92,19 @@ class ThousandGame(FiveDiceGame):
             return evolve(state, totals=_put(state.totals, seat, total),
                            on_barrel=_put(state.on_barrel, seat, False),
                            barrel_turns=_put(state.barrel_turns, seat, 0)), [
-                Event("fall", seat, f"{name} falls off the barrel after {tries} attempts: "
+                Event("fall", seat, f"{self._says(seat, 'falls')} off the barrel after {tries} "
+                      f"attempts: "
                       f"-{s.barrel_fall}, total {total}.", {"total": total})]
         bolts = state.bolts[seat] + 1
-        events = [Event("bolt", seat, f"{name} gets a bolt ({bolts} in a row).",
+        events = [Event("bolt", seat, f"{self._says(seat, 'gets')} a bolt ({bolts} in a row).",
                         {"bolts": bolts})]
         if bolts >= s.bolts_per_penalty:
             total = state.totals[seat] - s.bolt_penalty
             state = evolve(state, totals=_put(state.totals, seat, total))
             bolts = 0
             if s.bolt_penalty:
-                events.append(Event("penalty", seat, f"{name} loses {s.bolt_penalty} for "
+                events.append(Event("penalty", seat, f"{self._says(seat, 'loses')} "
+                                    f"{s.bolt_penalty} for "
                                     f"{s.bolts_per_penalty} bolts in a row: total {total}.",
                                     {"total": total}))
         return evolve(state, bolts=_put(state.bolts, seat, bolts)), events
