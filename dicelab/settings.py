@@ -132,6 +132,10 @@ class ThousandSettings(Settings):
             self.pits = pits
         if self.barrel and self.barrel >= self.target:
             raise RuleError(f"the barrel ({self.barrel}) must be below the target ({self.target})")
+        for low, high in pits:  # a stand onto the barrel could never climb out of the pit
+            if self.barrel and low <= self.barrel < high:
+                raise RuleError(f"the barrel ({self.barrel}) may not be inside the pit "
+                                f"{low}-{high}")
 
 
 class Under40Settings(Settings):

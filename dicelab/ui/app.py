@@ -21,7 +21,8 @@ from .play import Play, Prefs
 from .records import KEYS, TITLES, RecordStore
 from .rules_text import RULES, SUMMARY
 from .session import keep_flushing
-from .words import alert_html, apply_preset, settings_title
+from .settings_form import SettingsForm
+from .words import alert_html, apply_preset, settings_lines, settings_title
 
 VARIANTS = ("bones", "thousand", "under40", "yahtzee")
 
@@ -131,6 +132,7 @@ class StartScreen(pn.viewable.Viewer):
         for s in self.settings.values():
             if "preset" in s.param:
                 s.param.watch(apply_preset, "preset")
+        self.forms: dict[str, SettingsForm] = {}
         self.seats = [SeatSpec(player_name="You"),
                       SeatSpec(player_name="Computer", kind=default_strategy("bones"))]
         self._cards = pmui.FlexBox(sizing_mode="stretch_width", gap="12px", flex_wrap="wrap")
@@ -201,20 +203,12 @@ class StartScreen(pn.viewable.Viewer):
 
     # ----- settings --------------------------------------------------------------------------
     def _draw_settings(self):
-        s = self.settings[self.variant]
-        widgets = {}
-        for name in s.names():  # a slider for a few steps, a number box for many
-            par = s.param[name]
-            if isinstance(par, param.Integer) and par.bounds and None not in par.bounds:
-                steps = (par.bounds[1] - par.bounds[0]) / (par.step or 1)
-                if steps > 40:
-                    widgets[name] = {"type": pmui.IntInput, "step": par.step or 1}
+        form = self.forms.get(self.variant)
+        if form is None:
+            form = self.forms[self.variant] = SettingsForm(self.settings[self.variant])
         self._settings_box.objects = [
             pn.pane.HTML(f"<h3 style='margin:6px 0'>Rules settings — {SUMMARY[self.variant][0]}"
-                         "</h3>"),
-            pn.Param(s, parameters=s.names(), show_name=False, widgets=widgets,
-                     sizing_mode="stretch_width", default_layout=pn.Column),
-        ]
+                         "</h3>"), form]
 
     # ----- seats -----------------------------------------------------------------------------
     def _kind_options(self) -> dict[str, str]:
@@ -277,6 +271,10 @@ class StartScreen(pn.viewable.Viewer):
         return new_game(v, seats, settings=self.settings[v].to_dict(), seed=self.seed)
 
     def start(self):
+        form = self.forms.get(self.variant)
+        if form is not None and form.problem:
+            self.message = f"Fix the rules settings marked in red first: {form.problem}"
+            return None
         try:
             game = self.build_game()
         except (RuleError, ValueError) as exc:
@@ -372,9 +370,10 @@ class SettingsDrawer(pn.viewable.Viewer):
                 "<p>Rules settings are chosen on the start screen before a game.</p>")]
             return
         g = p.game
-        rules = ", ".join(f"{k} {v}" for k, v in g.settings.to_dict().items())
-        items = [pn.pane.HTML(f"<h3 style='margin:4px 0'>This game</h3><p>{rules_title(g)}"
-                              f"<br><small>{pn.util.escape(rules)}</small></p>"
+        rules = "".join(f"<li>{pn.util.escape(line)}</li>" for line in settings_lines(g.settings))
+        items = [pn.pane.HTML(f"<h3 style='margin:4px 0'>This game</h3><p>{rules_title(g)}</p>"
+                              f"<ul data-testid='rules-in-force' style='margin:0;padding-left:"
+                              f"1.2em'>{rules}</ul>"
                               "<p><small>Rules change with New game.</small></p>",
                               sizing_mode="stretch_width")]
         for i, seat in enumerate(g.seats):
@@ -412,8 +411,8 @@ class SettingsDrawer(pn.viewable.Viewer):
                                     size="small", color="error",
                                     on_click=lambda e, k=key: self.records.reset(self._variant,
                                                                                  k)))
-        rows.append(pn.pane.HTML(f"<small>Kept in {pn.util.escape(str(self.records.path))}"
-                                 "</small>", sizing_mode="stretch_width"))
+        rows.append(pn.pane.HTML("<small>Kept by this dicelab server for everyone who plays on "
+                                 "it.</small>", sizing_mode="stretch_width"))
         self._records_box.objects = rows
 
     def __panel__(self):
@@ -435,9 +434,13 @@ html, body { overflow-x: hidden; }
 """
 
 
+# Colours that follow the page's theme switch (not only the browser's preference): custom
+# properties inherit into every component's shadow root; components fall back to the media query.
 # A phone (below MUI's "sm", 600 px): the header keeps one row of the toolbar's height (the
 # page reserves exactly that much above the table), so the title goes and the buttons shrink.
-HEADER_CSS = """
+PAGE_THEME_CSS = """
+.mui-light { --dl-red: #b71c1c; --dl-green: #2e7d32; }
+.mui-dark { --dl-red: #ff8a80; --dl-green: #81c784; }
 @media (max-width: 599.95px) {
   .header .title { display: none; }
   .header .MuiToolbar-root { padding-left: 8px; padding-right: 4px; }
@@ -512,7 +515,7 @@ class DicelabApp(pn.viewable.Viewer):
             main=[self._main, self.keys, self.keeper, self.start_screen._rules_slot,
                   self._preload],
             contextbar=[], contextbar_width=340, sidebar=[],
-            theme_toggle=True, raw_css=[PAGE_CSS], stylesheets=[HEADER_CSS])
+            theme_toggle=True, raw_css=[PAGE_CSS], stylesheets=[PAGE_THEME_CSS])
         self.page.param.watch(self._dark_theme, "dark_theme")
         _unlink_busy(self.page)
 

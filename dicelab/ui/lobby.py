@@ -269,10 +269,9 @@ class Lobby(pn.viewable.Viewer):
 
     @param.depends("variant", watch=True)
     def _draw_settings(self):
-        s = self.settings[self.variant]
-        self._settings_box.objects = [pn.Param(s, parameters=s.names(), show_name=False,
-                                               sizing_mode="stretch_width",
-                                               default_layout=pn.Column)]
+        from .settings_form import SettingsForm
+
+        self._settings_box.objects = [SettingsForm(self.settings[self.variant])]
 
     @param.depends("message", watch=True)
     def _show_msg(self):

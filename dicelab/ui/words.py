@@ -187,7 +187,8 @@ def alert_html(message: str) -> str:
     """A refusal or error as the page shows it (escaped; empty when there is none)."""
     from html import escape
 
-    return (f"<div role='alert' style='color:#b71c1c;font-weight:600'>⚠ {escape(message)}</div>"
+    return (f"<div role='alert' style='color:var(--dl-red, #b71c1c);font-weight:600'>⚠ "
+            f"{escape(message)}</div>"
             if message else "")
 
 
@@ -196,6 +197,23 @@ def apply_preset(event) -> None:
     values = event.obj.PRESETS.get(event.new, {})
     if values:
         event.obj.param.update(**values)
+
+
+def settings_lines(settings) -> list[str]:
+    """Each rules setting as a person reads it: "Choose keepers: no", "Pits: 200-300, 600-700"."""
+    out = []
+    for name in settings.names():
+        v = getattr(settings, name)
+        if isinstance(v, bool):
+            text = "yes" if v else "no"
+        elif name == "pits":
+            text = ", ".join(f"{lo:,}-{hi:,}" for lo, hi in v) or "none"
+        elif isinstance(v, int):
+            text = f"{v:,}"
+        else:
+            text = str(v)
+        out.append(f"{settings.param[name].label}: {text}")
+    return out
 
 
 def settings_title(v: str, c) -> str:
