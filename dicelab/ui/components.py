@@ -234,9 +234,9 @@ BANNER_CSS = """
 HINT_CSS = """
 .hint { font: 1.05rem/1.45 system-ui, sans-serif; margin: 0; padding: 8px 12px; border-left: 5px solid #1565c0;
   background: rgba(21, 101, 192, .08); border-radius: 4px; }
-.msg { font: 600 1rem system-ui, sans-serif; color: #b71c1c; margin-top: 6px; padding: 6px 12px;
-  border: 2px solid #b71c1c; border-radius: 6px; background: rgba(183, 28, 28, .06); }
-@media (prefers-color-scheme: dark) { .msg { color: #ff8a80; border-color: #ff8a80; } }
+.msg { font: 600 1rem system-ui, sans-serif; color: var(--dl-red, #b71c1c); margin-top: 6px; padding: 6px 12px;
+  border: 2px solid var(--dl-red, #b71c1c); border-radius: 6px; background: rgba(183, 28, 28, .06); }
+@media (prefers-color-scheme: dark) { .msg { color: var(--dl-red, #ff8a80); border-color: var(--dl-red, #ff8a80); } }
 """
 
 
@@ -487,9 +487,9 @@ class ScoreCard(_Base):
 HISTORY_CSS = """
 ol.history { list-style: none; margin: 0; padding: 0; max-height: 260px; overflow-y: auto; font: .95rem/1.4 system-ui, sans-serif; }
 ol.history li { padding: 3px 6px; border-bottom: 1px solid rgba(127,127,127,.25); overflow-wrap: anywhere; }
-ol.history li.bust, ol.history li.bolt, ol.history li.fall, ol.history li.penalty { color: #c62828; }
+ol.history li.bust, ol.history li.bolt, ol.history li.fall, ol.history li.penalty { color: var(--dl-red, #c62828); }
 ol.history li.stand, ol.history li.stop, ol.history li.score, ol.history li.round_won, ol.history li.win { font-weight: 600; }
-@media (prefers-color-scheme: dark) { ol.history li.bust, ol.history li.bolt, ol.history li.fall, ol.history li.penalty { color: #ff8a80; } }
+@media (prefers-color-scheme: dark) { ol.history li.bust, ol.history li.bolt, ol.history li.fall, ol.history li.penalty { color: var(--dl-red, #ff8a80); } }
 """
 
 
