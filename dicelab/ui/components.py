@@ -351,7 +351,7 @@ def scoreboard_html(play: Play, records=None) -> str:
             else:
                 s = g.status(i)
                 bits = ["opened ✓" if s["opened"] else "not opened —"]
-                if s["on_barrel"]:
+                if s["on_barrel"] and not g.is_over:  # attempts left mean nothing after a win
                     bits.append(f"🛢 barrel {s['barrel_attempts_left']}/"
                                 f"{g.config.barrel_attempts} left")
                 elif s["pit"]:
@@ -485,18 +485,23 @@ class ScoreCard(_Base):
 
 # ----- history -------------------------------------------------------------------------------
 HISTORY_CSS = """
-ol.history { list-style: none; margin: 0; padding: 0; max-height: 260px; overflow-y: auto; font: .95rem/1.4 system-ui, sans-serif; }
-ol.history li { padding: 3px 6px; border-bottom: 1px solid rgba(127,127,127,.25); overflow-wrap: anywhere; }
-ol.history li.bust, ol.history li.bolt, ol.history li.fall, ol.history li.penalty { color: var(--dl-red, #c62828); }
+ol.history, ol.earlier { list-style: none; margin: 0; padding: 0; font: .95rem/1.4 system-ui, sans-serif; }
+details.more summary { cursor: pointer; padding: 4px 6px; font: 600 .9rem system-ui, sans-serif; }
+ol.history li, ol.earlier li { padding: 3px 6px; border-bottom: 1px solid rgba(127,127,127,.25); overflow-wrap: anywhere; }
+ol.history li.bust, ol.history li.bolt, ol.history li.fall, ol.history li.penalty,
+ol.earlier li.bust, ol.earlier li.bolt, ol.earlier li.fall, ol.earlier li.penalty { color: var(--dl-red, #c62828); }
 ol.history li.stand, ol.history li.stop, ol.history li.score, ol.history li.round_won, ol.history li.win { font-weight: 600; }
-@media (prefers-color-scheme: dark) { ol.history li.bust, ol.history li.bolt, ol.history li.fall, ol.history li.penalty { color: var(--dl-red, #ff8a80); } }
+@media (prefers-color-scheme: dark) { ol.history li.bust, ol.history li.bolt, ol.history li.fall, ol.history li.penalty,
+  ol.earlier li.bust, ol.earlier li.bolt, ol.earlier li.fall, ol.earlier li.penalty { color: var(--dl-red, #ff8a80); } }
 """
 
 
 class History(_Base):
-    """The turn history, newest first."""
+    """The turn history, newest first: the latest ``shown`` events in full (a box that scrolls
+    cuts its last line), the older ones folded under "Earlier"."""
 
     limit = param.Integer(default=60)
+    shown = param.Integer(default=8)
 
     def __init__(self, game=None, **params):
         super().__init__(game, **params)
@@ -508,9 +513,13 @@ class History(_Base):
         items = self.game.history[-self.limit:][::-1]
         icons = {"bust": "✗ ", "bolt": "⚡ ", "stand": "✓ ", "stop": "✓ ", "win": "★ ",
                  "round_won": "★ ", "score": "✎ ", "barrel": "🛢 ", "fall": "↓ "}
-        lis = "".join(f"<li class='{esc(e.kind)}'>{icons.get(e.kind, '')}{esc(e.text)}</li>"
-                      for e in items)
-        return f"<ol class='history' aria-label='Turn history'>{lis}</ol>"
+        lis = [f"<li class='{esc(e.kind)}'>{icons.get(e.kind, '')}{esc(e.text)}</li>"
+               for e in items]
+        out = f"<ol class='history' aria-label='Turn history'>{''.join(lis[:self.shown])}</ol>"
+        if len(lis) > self.shown:
+            out += (f"<details class='more'><summary>Earlier ({len(lis) - self.shown})</summary>"
+                    f"<ol class='earlier'>{''.join(lis[self.shown:])}</ol></details>")
+        return out
 
     def __panel__(self):
         return self._pane

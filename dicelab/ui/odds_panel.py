@@ -127,10 +127,10 @@ class OddsPanel(_Base):
         else:
             if self._chart is not None and self.play.game.is_over:
                 self._src.data = {k: [] for k in self._src.data}
-        if self._chart is not None:  # no empty chart frame when there are no odds to draw
-            self._chart.visible = isinstance(odds, (FiveDiceOdds, Under40Odds, YahtzeeOdds))
             self._text.object = (f"<div class='odds' data-testid='odds'><p class='na'>"
                                  f"{esc(str(odds))}</p></div>")
+        if self._chart is not None:  # no empty chart frame when there are no odds to draw
+            self._chart.visible = isinstance(odds, (FiveDiceOdds, Under40Odds, YahtzeeOdds))
 
     def _five(self, o: FiveDiceOdds):
         ro = o.readout

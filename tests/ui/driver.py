@@ -204,7 +204,8 @@ ROOM_SNAP = DEEP + """
   return {bar: text(bar), seats: seats ? [...seats.querySelectorAll('li')].map(text) : null,
           tick: tray ? Number(tray.dataset.tick) : -1, dice, rows,
           banner: text(banner),
-          history: hist ? [...hist.querySelectorAll('li')].map(text) : [],
+          history: hist ? [...hist.getRootNode().querySelectorAll('ol.history li, ol.earlier li')]
+            .map(text) : [],
           alerts: deep('[role=alert]').map(text).filter(Boolean)};
 })()
 """
