@@ -269,18 +269,29 @@ class HintLine(_Base):
         return self._pane
 
 
+CONTROLS_CSS = """
+.bk-btn { font: 600 1.15rem system-ui, sans-serif; padding: 10px 22px; border-radius: 6px;
+  min-width: 160px; min-height: 48px; }
+.bk-btn:disabled, .bk-btn[disabled] { opacity: .45; }
+"""
+
+
 class Controls(_Base):
-    """Roll / Roll again / Stand, enabled only when legal."""
+    """Roll / Roll again / Stand, enabled only when legal.
+
+    Bokeh's own buttons, not Material UI's: their ``disabled`` changes in the same update as the
+    banner, while a React button re-rendered 0.1-0.4 s later (about a second on a phone), so
+    "YOUR TURN" showed above a Roll button that still looked and acted disabled."""
 
     def __init__(self, game=None, **params):
         super().__init__(game, **params)
-        self._roll = pmui.Button(label="Roll", variant="contained", color="primary",
-                                 size="large", on_click=lambda e: self.play.roll(),
-                                 sx={"fontSize": "1.15rem", "minWidth": "190px"})
-        self._stand = pmui.Button(label="Stand (0)", variant="contained", color="secondary",
-                                  size="large", on_click=lambda e: self.play.stand(),
-                                  sx={"fontSize": "1.15rem", "minWidth": "160px"},
-                                  visible=self.play.variant != "yahtzee")
+        self._roll = pn.widgets.Button(name="Roll", button_type="primary",
+                                       stylesheets=[CONTROLS_CSS], margin=(4, 12, 4, 0))
+        self._roll.on_click(lambda e: self.play.roll())
+        self._stand = pn.widgets.Button(name="Stand (0)", button_type="success",
+                                        stylesheets=[CONTROLS_CSS], margin=(4, 12, 4, 0),
+                                        visible=self.play.variant != "yahtzee")
+        self._stand.on_click(lambda e: self.play.stand())
         self._refresh()
         self.play.param.watch(self._refresh, "tick")
 
@@ -298,12 +309,11 @@ class Controls(_Base):
         else:
             label = "Roll again (.)" if st.phase == "decide" or st.hot_dice else "Roll (.)"
         stand = "Stop (0)" if p.variant == "under40" else "Stand (0)"
-        self._roll.param.update(label=label, disabled=not p.can_roll)
-        self._stand.param.update(label=stand, disabled=not p.can_stand)
+        self._roll.param.update(name=label, disabled=not p.can_roll)
+        self._stand.param.update(name=stand, disabled=not p.can_stand)
 
     def __panel__(self):
-        return pmui.FlexBox(self._roll, self._stand, gap="12px", flex_wrap="wrap",
-                          sizing_mode="stretch_width")
+        return pn.FlexBox(self._roll, self._stand, flex_wrap="wrap", sizing_mode="stretch_width")
 
 
 # ----- scoreboard ----------------------------------------------------------------------------
