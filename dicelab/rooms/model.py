@@ -143,6 +143,7 @@ class Room:
     seed: int | None = None
     created: float = 0.0
     rev: int = 0  # bumped by the store on every change of this record
+    log_start: int = 0  # the room's log goes on across rematches: the current game's first action
 
     @property
     def key(self) -> str:

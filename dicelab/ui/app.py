@@ -466,8 +466,9 @@ def preload():
     travel with the first page: Panel sends a new component type's definition only once per
     process, and a client that first meets the type in an update cannot decode it."""
     from .components import CardView, TrayView
+    from .lobby import JoinLink
 
-    return pn.Column(TrayView(), CardView(), pmui.Switch(), pmui.FloatSlider(),
+    return pn.Column(TrayView(), CardView(), JoinLink(), pmui.Switch(), pmui.FloatSlider(),
                      pmui.IntSlider(), pmui.Typography(""), pmui.Select(), visible=False)
 
 

@@ -285,10 +285,10 @@ class Controls(_Base):
 
     def __init__(self, game=None, **params):
         super().__init__(game, **params)
-        self._roll = pn.widgets.Button(name="Roll", button_type="primary",
+        self._roll = pn.widgets.Button(label="Roll", color="primary",
                                        stylesheets=[CONTROLS_CSS], margin=(4, 12, 4, 0))
         self._roll.on_click(lambda e: self.play.roll())
-        self._stand = pn.widgets.Button(name="Stand (0)", button_type="success",
+        self._stand = pn.widgets.Button(label="Stand (0)", color="success",
                                         stylesheets=[CONTROLS_CSS], margin=(4, 12, 4, 0),
                                         visible=self.play.variant != "yahtzee")
         self._stand.on_click(lambda e: self.play.stand())
@@ -309,8 +309,8 @@ class Controls(_Base):
         else:
             label = "Roll again (.)" if st.phase == "decide" or st.hot_dice else "Roll (.)"
         stand = "Stop (0)" if p.variant == "under40" else "Stand (0)"
-        self._roll.param.update(name=label, disabled=not p.can_roll)
-        self._stand.param.update(name=stand, disabled=not p.can_stand)
+        self._roll.param.update(label=label, disabled=not p.can_roll)
+        self._stand.param.update(label=stand, disabled=not p.can_stand)
 
     def __panel__(self):
         return pn.FlexBox(self._roll, self._stand, flex_wrap="wrap", sizing_mode="stretch_width")

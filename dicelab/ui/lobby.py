@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import os
 import threading
-import urllib.parse
 from types import SimpleNamespace
 
 import panel as pn
@@ -123,6 +122,55 @@ export function render({ model, el }) {
         self._send_msg({"room": name or ""})
 
 
+class JoinLink(JSComponent):
+    """The room's address as a whole link (this page's origin + ?room=...), with a copy button:
+    only the browser knows the address it was reached at."""
+
+    room = param.String(default="")
+
+    _esm = """
+export function render({ model, el }) {
+  const url = () => {
+    const u = new URL(window.location.href);
+    u.search = "";
+    u.hash = "";
+    u.searchParams.set("room", model.room);
+    return u.toString();
+  };
+  const wrap = document.createElement("div");
+  wrap.className = "join";
+  const label = document.createElement("label");
+  label.textContent = "Link to join: ";
+  const input = document.createElement("input");
+  input.readOnly = true;
+  input.setAttribute("aria-label", "Link to join this game");
+  input.setAttribute("data-testid", "join-link");
+  const button = document.createElement("button");
+  button.textContent = "Copy link";
+  const said = document.createElement("span");
+  said.setAttribute("role", "status");
+  const show = () => { input.value = url(); };
+  button.addEventListener("click", async () => {
+    input.select();
+    try { await navigator.clipboard.writeText(input.value); said.textContent = " copied"; }
+    catch (e) {  // not a secure context (a classroom's http address): the old way
+      said.textContent = document.execCommand("copy") ? " copied" : " select it and copy";
+    }
+  });
+  label.appendChild(input);
+  wrap.append(label, button, said);
+  el.appendChild(wrap);
+  show();
+  model.on("room", show);
+}
+"""
+    _stylesheets = ["""
+.join { font: .95rem system-ui, sans-serif; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
+.join input { font: .95rem ui-monospace, monospace; width: min(34em, 80vw); padding: 4px 6px; }
+.join button { font: 600 .95rem system-ui, sans-serif; padding: 5px 12px; cursor: pointer; }
+"""]
+
+
 # ----- one browser's copy of a room's game ---------------------------------------------------
 def replica(room: Room):
     """A room's game as its log replays it (names only: the computers play on the server)."""
@@ -139,6 +187,7 @@ class RoomPlay(Play):
         self.room = room
         self.token = token
         self.seat = room.seat_of(token) if token else None
+        self.log_start = room.log_start  # which of the room's games this is (rematches)
         self._sync_lock = threading.RLock()
         self._seats_shown = self._seat_shape()
         super().__init__(replica(room), prefs=prefs, computers=False)
@@ -184,10 +233,13 @@ class RoomPlay(Play):
         """Catch up with the room's log; returns how many actions were new."""
         with self._sync_lock:  # outside a served session, news may come from other threads
             if room is not None:
+                if room.log_start != self.log_start:
+                    return 0  # a rematch began: the screen makes a new table for it
                 self.room = room
                 self.seat = room.seat_of(self.token) if self.token else None
             g = self.game
-            new = self.service.log(self.room.name, start=len(g.actions))
+            new = self.service.log(self.room.name, start=len(g.actions),
+                                   log_start=self.log_start)
             if not new:
                 seats = self._seat_shape()
                 if seats != self._seats_shown:
@@ -343,24 +395,34 @@ class Lobby(pn.viewable.Viewer):
         mine = {k for k in (self.keeper.tokens or {})}
         seats = [room.seat_of(self.keeper.token(room.key)) if room.key in mine else None
                  for room in rooms]
-        shape = [(room.key, room.rev, seat) for room, seat in zip(rooms, seats)]
+        over = [room.started and self._is_over(room) for room in rooms]
+        shape = [(room.key, room.rev, seat, o) for room, seat, o in zip(rooms, seats, over)]
         if shape == self._shown:
             return  # nothing changed: new buttons would swallow a click on the old ones
         self._shown = shape
-        open_rows, play_rows = [], []
-        for room, seat in zip(rooms, seats):
-            (play_rows if room.started else open_rows).append(self._row(room, seat))
+        open_rows, play_rows, over_rows = [], [], []
+        for room, seat, o in zip(rooms, seats, over):
+            rows = over_rows if o else play_rows if room.started else open_rows
+            rows.append(self._row(room, seat, o))
         self._list.objects = [
             pn.pane.HTML("<h3 style='margin:10px 0 4px'>Open games</h3>"),
             *(open_rows or [pn.pane.HTML("<p>No open games yet: create one above.</p>")]),
             pn.pane.HTML("<h3 style='margin:14px 0 4px'>Games in play</h3>"),
             *(play_rows or [pn.pane.HTML("<p>None right now.</p>")]),
+            *([pn.pane.HTML("<h3 style='margin:14px 0 4px'>Finished games</h3>"), *over_rows]
+              if over_rows else []),
         ]
 
-    def _row(self, room: Room, seat: int | None):
+    def _is_over(self, room: Room) -> bool:
+        try:
+            return self.service.is_over(room.name)
+        except RuleError:  # closed meanwhile
+            return False
+
+    def _row(self, room: Room, seat: int | None, over: bool = False):
         seats = ", ".join(esc(s.name) + (" (computer)" if s.is_computer else "")
                           for s in room.seats)
-        state = "in play" if room.started else "open"
+        state = "finished" if over else "in play" if room.started else "open"
         text = pn.pane.HTML(
             f"<div class='room-row'><b>{esc(room.name)}</b> · "
             f"{esc(room_title(room))} · {state}<br>"
@@ -430,6 +492,9 @@ class RoomScreen(pn.viewable.Viewer):
         self._msg = pn.pane.HTML("", sizing_mode="stretch_width")
         self._buttons = pmui.FlexBox(gap="8px", flex_wrap="wrap")
         self._body = pn.Column(sizing_mode="stretch_width")
+        self._rematch = pmui.Button(label="Play again (same seats)", variant="contained",
+                                    color="primary", size="large", visible=False,
+                                    on_click=lambda e: self.rematch())
         self._strategy = pmui.Select(label="Computer plays", options=player_names(
             self.room.variant), value=default_strategy(self.room.variant), width=200)
         self._closed = False
@@ -595,15 +660,14 @@ class RoomScreen(pn.viewable.Viewer):
             if s.away_since is not None:
                 tags.append("away")
             rows.append(f"<li>{esc(s.name)}{' (' + ', '.join(tags) + ')' if tags else ''}</li>")
-        link = "?room=" + urllib.parse.quote(room.name)
         info = pn.pane.HTML(
             f"<h2 style='margin:6px 0'>{esc(room.name)}: waiting for the start</h2>"
             f"<p>{esc(room_title(room))}</p>"
             f"<h3 style='margin:8px 0 2px'>Seats ({len(room.seats)} of 8)</h3>"
             f"<ol data-testid='seats'>{''.join(rows)}</ol>"
-            f"<p><small>Others join from the lobby, or with this page's address: "
-            f"<code>{esc(link)}</code></small></p>", sizing_mode="stretch_width")
-        items = [info]
+            f"<p><small>Others join from the lobby, or with this link:</small></p>",
+            sizing_mode="stretch_width")
+        items = [info, JoinLink(room=room.name, sizing_mode="stretch_width")]
         if self.is_creator:
             removes = [pmui.Button(label=f"Remove {s.name}", variant="text", color="error",
                                    size="small", on_click=lambda e, i=i: self.remove_seat(i))
@@ -625,11 +689,22 @@ class RoomScreen(pn.viewable.Viewer):
     def _draw_table(self):
         from .app import Table
 
-        if self.play is None:
+        if self.play is None or self.play.log_start != self.room.log_start:  # new or a rematch
             self.play = RoomPlay(self.service, self.room, self.token, prefs=self.prefs)
             self._body.objects = [Table(play=self.play)]
         else:
             self.play.sync(self.room)
+        self._draw_rematch()
+
+    def rematch(self):
+        """Play again: a new game in this room with the same seats."""
+        start = self.play.log_start if self.play is not None else None
+        self._guard(lambda: self.service.rematch(self.room_name, self.token, log_start=start))
+
+    def _draw_rematch(self):
+        over = self.play.game.is_over and self.seat is not None
+        if self._rematch.visible != over:
+            self._rematch.visible = over
 
     @param.depends("message", watch=True)
     def _show_msg(self):
@@ -638,4 +713,4 @@ class RoomScreen(pn.viewable.Viewer):
     def __panel__(self):
         return pn.Column(pmui.FlexBox(self._bar, self._buttons, align_items="center", gap="8px",
                                       flex_wrap="wrap", sizing_mode="stretch_width"),
-                         self._msg, self._body, sizing_mode="stretch_width")
+                         self._msg, self._rematch, self._body, sizing_mode="stretch_width")
