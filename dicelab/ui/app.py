@@ -111,10 +111,73 @@ class SeatSpec(param.Parameterized):
     kind = param.String(default="person", doc="'person' or a computer strategy name.")
 
 
-CARD_CSS = """
-.vcard h3 { margin: 0 0 4px; font: 700 1.25rem system-ui, sans-serif; }
-.vcard p { margin: 0; font: .98rem/1.4 system-ui, sans-serif; min-height: 4.2em; }
+class VariantCards(JSComponent):
+    """The game chooser: a card per variant with Choose and Rules buttons. One component with
+    plain HTML whose colours come from the page's theme variables, so a theme switch redraws
+    it at once (sixteen Material UI components re-rendered one by one, half drawn meanwhile)."""
+
+    variant = param.String(default="bones")
+    cards = param.List(default=[], doc="[{variant, title, short, summary}]")
+
+    _esm = """
+export function render({ model, el }) {
+  const root = document.createElement("div");
+  root.className = "vcards";
+  el.appendChild(root);
+  const draw = () => {
+    root.replaceChildren();
+    for (const c of model.cards) {
+      const chosen = c.variant === model.variant;
+      const card = document.createElement("div");
+      card.className = "vcard" + (chosen ? " chosen" : "");
+      const h = document.createElement("h3");
+      h.textContent = c.title;
+      const p = document.createElement("p");
+      p.textContent = c.summary;
+      const pick = document.createElement("button");
+      pick.className = "pick";
+      pick.textContent = chosen ? `✓ ${c.short} chosen` : `Choose ${c.short}`;
+      pick.setAttribute("aria-pressed", chosen ? "true" : "false");
+      pick.addEventListener("click", () => { model.variant = c.variant; });
+      const rules = document.createElement("button");
+      rules.className = "rules";
+      rules.textContent = `${c.short} rules`;
+      rules.addEventListener("click", () => model.send_msg({rules: c.variant}));
+      const row = document.createElement("div");
+      row.className = "row";
+      row.append(pick, rules);
+      card.append(h, p, row);
+      root.appendChild(card);
+    }
+  };
+  draw();
+  model.on(["cards", "variant"], draw);
+}
 """
+    _stylesheets = ["""
+.vcards { display: flex; flex-wrap: wrap; gap: 12px; width: 100%; box-sizing: border-box; }
+.vcard { flex: 1 1 240px; min-width: 0; box-sizing: border-box; padding: 12px 14px; border-radius: 12px;
+  background: var(--mui-palette-background-paper, #fff); color: var(--mui-palette-text-primary, #1a1a1a);
+  border: 3px solid rgba(127,127,127,.3); box-shadow: 0 1px 3px rgba(0,0,0,.25); }
+.vcard.chosen { border-color: #1565c0; box-shadow: 0 4px 14px rgba(0,0,0,.3); }
+.vcard h3 { margin: 0 0 4px; font: 700 1.25rem system-ui, sans-serif; }
+.vcard p { margin: 0 0 10px; font: .98rem/1.4 system-ui, sans-serif; min-height: 4.2em; }
+.vcard .row { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: center; }
+.vcard button { font: 500 .85rem system-ui, sans-serif; border-radius: 4px; padding: 5px 10px; cursor: pointer;
+  letter-spacing: .02em; }
+.vcard button.pick { border: 1px solid #1565c0; background: transparent; color: var(--dl-link, #1565c0); }
+.vcard.chosen button.pick { background: #1565c0; color: #fff; }
+.vcard button.rules { border: none; background: transparent; color: var(--dl-link, #1565c0); }
+.vcard button:focus-visible { outline: 3px solid #ff8f00; outline-offset: 2px; }
+"""]
+
+    def __init__(self, on_rules=None, **params):
+        super().__init__(**params)
+        self._on_rules = on_rules
+
+    def _handle_msg(self, msg):
+        if self._on_rules and isinstance(msg, dict) and msg.get("rules") in VARIANTS:
+            self._on_rules(msg["rules"])
 
 
 class StartScreen(pn.viewable.Viewer):
@@ -135,7 +198,12 @@ class StartScreen(pn.viewable.Viewer):
         self.forms: dict[str, SettingsForm] = {}
         self.seats = [SeatSpec(player_name="You"),
                       SeatSpec(player_name="Computer", kind=default_strategy("bones"))]
-        self._cards = pmui.FlexBox(sizing_mode="stretch_width", gap="12px", flex_wrap="wrap")
+        self._cards = VariantCards(
+            cards=[{"variant": v, "title": SUMMARY[v][0], "short": SUMMARY[v][0].split(" (")[0],
+                    "summary": SUMMARY[v][1]} for v in VARIANTS],
+            variant=self.variant, on_rules=self.show_rules, sizing_mode="stretch_width")
+        self._cards.param.watch(lambda e: self.choose(e.new) if e.new != self.variant else None,
+                                "variant")
         self._settings_box = pn.Column(sizing_mode="stretch_width")
         self._seats_box = pn.Column(sizing_mode="stretch_width")
         self._msg = pn.pane.HTML("", sizing_mode="stretch_width")
@@ -155,26 +223,7 @@ class StartScreen(pn.viewable.Viewer):
 
     # ----- variant cards ---------------------------------------------------------------------
     def _draw_cards(self):
-        cards = []
-        for v in VARIANTS:
-            title, summary = SUMMARY[v]
-            short = title.split(" (")[0]
-            chosen = v == self.variant
-            pick = pmui.Button(label=f"✓ {short} chosen" if chosen else f"Choose {short}",
-                               variant="contained" if chosen else "outlined", color="primary",
-                               size="small", on_click=lambda e, v=v: self.choose(v))
-            rules = pmui.Button(label=f"{short} rules", variant="text", size="small",
-                                on_click=lambda e, v=v: self.show_rules(v))
-            text = pn.pane.HTML(f"<div class='vcard'><h3>{title}</h3><p>{summary}</p></div>",
-                                stylesheets=[CARD_CSS], sizing_mode="stretch_width")
-            card = pmui.Paper(text, pmui.FlexBox(pick, rules, flex_wrap="wrap", gap="4px"),
-                              elevation=6 if chosen else 1, sizing_mode="stretch_width",
-                              styles={"flex": "1 1 240px", "min-width": "0"},
-                              sx={"padding": "12px", "borderRadius": "12px",
-                                  "border": "3px solid " + ("#1565c0" if chosen
-                                                            else "transparent")})
-            cards.append(card)
-        self._cards.objects = cards
+        self._cards.variant = self.variant
 
     def choose(self, variant: str):
         if variant not in VARIANTS:
@@ -444,8 +493,8 @@ html, body { overflow-x: hidden; }
 # A phone (below MUI's "sm", 600 px): the header keeps one row of the toolbar's height (the
 # page reserves exactly that much above the table), so the title goes and the buttons shrink.
 PAGE_THEME_CSS = """
-.mui-light { --dl-red: #b71c1c; --dl-green: #2e7d32; }
-.mui-dark { --dl-red: #ff8a80; --dl-green: #81c784; }
+.mui-light { --dl-red: #b71c1c; --dl-green: #2e7d32; --dl-link: #1565c0; }
+.mui-dark { --dl-red: #ff8a80; --dl-green: #81c784; --dl-link: #90caf9; }
 @media (max-width: 599.95px) {
   .header .title { display: none; }
   .header .MuiToolbar-root { padding-left: 8px; padding-right: 4px; }
@@ -468,7 +517,7 @@ def preload():
     from .components import CardView, TrayView
     from .lobby import JoinLink
 
-    return pn.Column(TrayView(), CardView(), JoinLink(), pmui.Switch(), pmui.FloatSlider(),
+    return pn.Column(TrayView(), CardView(), JoinLink(), VariantCards(), pmui.Switch(), pmui.FloatSlider(),
                      pmui.IntSlider(), pmui.Typography(""), pmui.Select(), visible=False)
 
 
