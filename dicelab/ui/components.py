@@ -272,6 +272,8 @@ class HintLine(_Base):
 CONTROLS_CSS = """
 .bk-btn { font: 600 1.15rem system-ui, sans-serif; padding: 10px 22px; border-radius: 6px;
   min-width: 160px; min-height: 48px; }
+.bk-btn-primary { background: #1565c0; border-color: #0d47a1; color: #fff; }
+.bk-btn-success { background: #2e7d32; border-color: #1b5e20; color: #fff; }
 .bk-btn:disabled, .bk-btn[disabled] { opacity: .45; }
 """
 
