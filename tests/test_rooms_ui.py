@@ -15,6 +15,7 @@ import pytest
 from dicelab.actions import Stand
 from dicelab.errors import RuleError
 from dicelab.rooms import MemoryStore, RoomService
+from dicelab.rooms import backend as rooms_backend
 from dicelab.rooms.pacer import Pacer, default_strategy
 from dicelab.ui import lobby as lobby_mod
 from dicelab.ui.lobby import Lobby, RoomPlay, RoomScreen, SeatKeeper
@@ -50,7 +51,7 @@ def backend(monkeypatch, clock):
     as this process's rooms backend for the views."""
     service = RoomService(MemoryStore(), grace=60.0, clock=clock)
     pacer = Pacer(service, pace=0.005)
-    monkeypatch.setattr(lobby_mod, "_backend", (service, pacer))
+    monkeypatch.setattr(rooms_backend, "_backend", (service, pacer))
     yield service, pacer
     pacer.close()
 
@@ -230,8 +231,10 @@ def test_seat_tags_and_banner_speak_of_this_screen(backend):
 
 # ----- the lobby and a room's screen --------------------------------------------------------------
 def lobby_text(lobby) -> str:
-    return " ".join(getattr(o, "object", "") or "" for o in lobby._list.objects
-                    for o in getattr(o, "objects", [o]))
+    return " ".join((getattr(o, "object", "") or "")
+                    + " ".join(r["html"] + " ".join(b["label"] for b in r["buttons"])
+                               for r in getattr(o, "rows", []))
+                    for o in lobby._list.objects for o in getattr(o, "objects", [o]))
 
 
 def test_lobby_creates_joins_and_refuses_with_clear_messages(backend):
@@ -454,7 +457,7 @@ def test_rematch_in_the_same_room_with_the_same_seats(backend):
     with pytest.raises(RuleError, match="still being played"):
         service.rematch("Again", bob)
     lobby = Lobby(SeatKeeper(), on_open=lambda *a: None)
-    assert "in play" in lobby_text(lobby) and "Finished games" not in lobby_text(lobby)
+    assert "in play" in lobby_text(lobby) and "finished" not in lobby_text(lobby)
     for _ in range(500):                       # to 40: the first round decides the game
         g = service.state("Again")
         if g.is_over:
@@ -464,7 +467,7 @@ def test_rematch_in_the_same_room_with_the_same_seats(backend):
     old = service.state("Again")
     assert old.is_over
     lobby.refresh()
-    assert "Finished games" in lobby_text(lobby) and "finished" in lobby_text(lobby)
+    assert "· finished" in lobby_text(lobby)
     screen.refresh()
     assert screen._rematch.visible and "rematch" in words_hint(screen.play)
     with pytest.raises(RuleError, match="no seat"):
@@ -488,7 +491,7 @@ def test_rematch_in_the_same_room_with_the_same_seats(backend):
     assert len(service.log("Again")) == 1 and screen.play.sync() >= 0
     assert len(screen.play.game.actions) == 1
     lobby.refresh()
-    assert "Finished games" not in lobby_text(lobby)
+    assert "finished" not in lobby_text(lobby) and "in play" in lobby_text(lobby)
 
 
 def room_seats(service, name):

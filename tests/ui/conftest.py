@@ -28,7 +28,9 @@ def wait_http(url: str, timeout: float = 120.0) -> None:
     end = time.time() + timeout
     while time.time() < end:
         try:
-            with urllib.request.urlopen(url, timeout=2) as r:
+            # a loaded 2-core machine takes several seconds to render a first page: a short
+            # timeout here never saw the server come up
+            with urllib.request.urlopen(url, timeout=30) as r:
                 if r.status == 200:
                     return
         except OSError:
