@@ -141,6 +141,10 @@ class ThousandSettings(Settings):
         pits = _check_pits(self.pits, self.param.target.bounds[1])
         with param.parameterized.discard_events(self):
             self.pits = pits
+        for low, high in pits:  # a stand onto the barrel could never climb out of the pit
+            if self.barrel and low <= self.barrel < high:
+                raise RuleError(f"the barrel ({self.barrel}) may not be inside the pit "
+                                f"{low}-{high}")
 
     turn_rules = BonesSettings.turn_rules
 

@@ -21,7 +21,8 @@ from dicelab.settings import BonesSettings, ThousandSettings, YahtzeeSettings
     ([[0.5, 100]], "whole numbers"),
     ([[True, 100]], "whole numbers"),
     ([[0, 10_000_000]], "highest target"),
-    ([[0, 1000]], None),                         # allowed: 1000 wide
+    ([[1000, 2000]], None),                      # allowed: 1000 wide
+    ([[0, 1000]], "barrel (880) may not be inside"),  # issue 13.2: the barrel in a pit
     ([[1000, 1100]], None),                      # allowed: above the target, never reached
     ([[9500, 10_005]], "highest target"),
     ([[202, 300]], "multiples of 5"),

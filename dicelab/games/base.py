@@ -370,6 +370,19 @@ class Game(param.Parameterized):
     def _name(self, seat: int) -> str:
         return self._seats[seat].name
 
+    def _says(self, seat: int, verb: str) -> str:
+        """"Ann stands" / "You stand" (``verb`` as for Ann: "stands", "has", "is")."""
+        return says(self._name(seat), verb)
+
+    def _verb(self, seat: int, verb: str) -> str:
+        """The verb alone, agreeing with the seat ("... and wins" / "... and win")."""
+        return agree(self._name(seat), verb)
+
+    def _possessive(self, seat: int) -> str:
+        """"Ann's" / "your"."""
+        name = self._name(seat)
+        return "your" if _is_you(name) else f"{name}'s"
+
     def _initial_state(self, starter: int):
         raise NotImplementedError
 
@@ -388,6 +401,30 @@ class Game(param.Parameterized):
     def __repr__(self):
         return (f"<{type(self).__name__} {', '.join(self.names)} seed={self.seed} "
                 f"actions={len(self.actions)}{' over' if self.is_over else ''}>")
+
+
+def _is_you(name: str) -> bool:
+    return " ".join(str(name).split()).lower() == "you"
+
+
+_IRREGULAR = {"has": "have", "is": "are", "does": "do", "goes": "go"}
+
+
+def agree(name: str, verb: str) -> str:
+    """``verb`` as written for Ann ("stands", "has", "reaches") in agreement with ``name``: a
+    seat named "You" takes the plural form ("stand", "have", "reach")."""
+    if not _is_you(name):
+        return verb
+    if verb in _IRREGULAR:
+        return _IRREGULAR[verb]
+    if verb.endswith(("ches", "shes", "sses", "xes", "zzes")):
+        return verb[:-2]
+    return verb[:-1] if verb.endswith("s") else verb
+
+
+def says(name: str, verb: str) -> str:
+    """"Ann stands" / "You stand"."""
+    return f"{name} {agree(name, verb)}"
 
 
 GAMES: dict[str, type[Game]] = {}

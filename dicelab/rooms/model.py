@@ -142,6 +142,7 @@ class Room:
     seed: int | None = None
     created: float = 0.0
     rev: int = 0  # bumped by the store on every change of this record
+    log_start: int = 0  # the room's log goes on across rematches: the current game's first action
     finished: bool = False  # the game is over (the lobby lists it as finished)
     touched: float = 0.0  # the clock's seconds at the last change (rooms idle too long expire)
     client: str = ""  # hash of the creating client's address (rooms per address are limited)

@@ -278,6 +278,30 @@ class RoomService:
         self._update(name, change)
         return self.state(name)
 
+    def rematch(self, name: Any, token: Any, log_start: int | None = None) -> Game:
+        """Once the game is over, a seated player starts a new game in the same room: the same
+        seats and rules, a new seed. The log goes on; the new game's actions follow the old.
+        ``log_start``: of the game the player saw end; if a rematch of it has begun meanwhile
+        (two players asked at once) that one is the answer."""
+        key = self._key(name)
+        with self._room_lock(key):
+            room, game = self._sync(key)
+            self._seat(room, token)
+            if log_start is not None and room.log_start > log_start:
+                return game
+            if game is None or not game.is_over:
+                raise RuleError(f"{room.name} is still being played: a rematch comes after the "
+                                f"end")
+            start = room.log_start + len(game.actions)
+
+            def change(r: Room):
+                if r.log_start != room.log_start:  # someone asked first: that rematch it is
+                    return
+                r.log_start, r.seed, r.finished = start, secrets.randbits(63), False
+
+            self._update(name, change)
+            return self._sync(key)[1]
+
     # ----- play ------------------------------------------------------------------------------
     def act(self, name: Any, token: Any, action: Any, expect: Any = None) -> int:
         """The seat on turn, held by ``token``, plays ``action`` (an Action, its JSON dict or
@@ -312,7 +336,7 @@ class RoomService:
             if i != game.current_player:
                 raise RuleError(f"it is {game.names[game.current_player]}'s turn, not "
                                 f"{game.names[i]}'s")
-            index = self._commit(key, game, action)
+            index = self._commit(key, room, game, action)
         self._notify(key, "action")
         return index
 
@@ -329,7 +353,7 @@ class RoomService:
                 if action is None:
                     break
                 try:
-                    played.append(self._commit(key, game, action))
+                    played.append(self._commit(key, room, game, action))
                 except Moved:
                     if limit is not None:  # paced play: the other process's move restarts the pace
                         break
@@ -346,10 +370,19 @@ class RoomService:
         with self._room_lock(key):
             return self._sync(key)[1]
 
-    def log(self, name: Any, start: int = 0) -> list[Action]:
-        """The room's applied actions from number ``start`` on, straight from the store (no
-        lock: the log only grows), for a browser's own copy of the game to catch up."""
-        return [action_from_json(a) for a in self.store.actions(self._key(name), start=start)]
+    def log(self, name: Any, start: int = 0, log_start: int | None = None) -> list[Action]:
+        """The game's applied actions from number ``start`` on, straight from the store (no
+        lock: the log only grows), for a browser's own copy of the game to catch up.
+        ``log_start``: of the game the caller follows (``Room.log_start``; default the room's
+        current game): a copy of a game that a rematch replaced gets nothing more."""
+        key = self._key(name)
+        if log_start is None:
+            log_start = self.room(name).log_start
+        actions = self.store.actions(key, start=log_start + start)
+        room = self.store.get(key)
+        if room is not None and room.log_start > log_start:  # the rematch's actions are not ours
+            actions = actions[:max(0, room.log_start - log_start - start)]
+        return [action_from_json(a) for a in actions]
 
     def version(self, name: Any) -> int:
         """A number that grows with every change to the room (record or actions)."""
@@ -495,23 +528,24 @@ class RoomService:
             raise RuleError(f"there is no game named {key!r}")
         if not room.started:
             return room, None
-        seats = (room.seed, tuple((s.name, s.strategy) for s in room.seats))
+        seats = (room.seed, room.log_start, tuple((s.name, s.strategy) for s in room.seats))
         cached = self._games.get(key)
         if cached is None or cached.seats != seats or len(cached.game.actions) != cached.count:
             cached = _Cached(seats, self._build(room), 0)
             with self._lock:
                 self._games[key] = cached
-        for data in self.store.actions(key, start=cached.count):
+        for data in self.store.actions(key, start=room.log_start + cached.count):
             cached.game.apply(action_from_json(data))
             cached.count += 1
         return room, cached.game
 
-    def _commit(self, key: str, game: Game, action: Action) -> int:
-        """Check, append durably, then apply (call with the room's lock held, game synced)."""
+    def _commit(self, key: str, room: Room, game: Game, action: Action) -> int:
+        """Check, append durably, then apply (call with the room's lock held, game synced).
+        Returns the action's number in the game."""
         index = len(game.actions)
         action = game.check(action)  # RuleError: refused, nothing written
         try:
-            self.store.append(key, index, action_to_json(action))
+            self.store.append(key, room.log_start + index, action_to_json(action))
         except Conflict:
             raise Moved("the game moved on meanwhile: look again") from None
         except BaseException:

@@ -10,7 +10,6 @@ this session's document as next-tick callbacks.
 from __future__ import annotations
 
 import threading
-import urllib.parse
 from types import SimpleNamespace
 
 import panel as pn
@@ -98,6 +97,55 @@ export function render({ model, el }) {
         self._send_msg({"room": name or ""})
 
 
+class JoinLink(JSComponent):
+    """The room's address as a whole link (this page's origin + ?room=...), with a copy button:
+    only the browser knows the address it was reached at."""
+
+    room = param.String(default="")
+
+    _esm = """
+export function render({ model, el }) {
+  const url = () => {
+    const u = new URL(window.location.href);
+    u.search = "";
+    u.hash = "";
+    u.searchParams.set("room", model.room);
+    return u.toString();
+  };
+  const wrap = document.createElement("div");
+  wrap.className = "join";
+  const label = document.createElement("label");
+  label.textContent = "Link to join: ";
+  const input = document.createElement("input");
+  input.readOnly = true;
+  input.setAttribute("aria-label", "Link to join this game");
+  input.setAttribute("data-testid", "join-link");
+  const button = document.createElement("button");
+  button.textContent = "Copy link";
+  const said = document.createElement("span");
+  said.setAttribute("role", "status");
+  const show = () => { input.value = url(); };
+  button.addEventListener("click", async () => {
+    input.select();
+    try { await navigator.clipboard.writeText(input.value); said.textContent = " copied"; }
+    catch (e) {  // not a secure context (a classroom's http address): the old way
+      said.textContent = document.execCommand("copy") ? " copied" : " select it and copy";
+    }
+  });
+  label.appendChild(input);
+  wrap.append(label, button, said);
+  el.appendChild(wrap);
+  show();
+  model.on("room", show);
+}
+"""
+    _stylesheets = ["""
+.join { font: .95rem system-ui, sans-serif; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
+.join input { font: .95rem ui-monospace, monospace; width: min(34em, 80vw); padding: 4px 6px; }
+.join button { font: 600 .95rem system-ui, sans-serif; padding: 5px 12px; cursor: pointer; }
+"""]
+
+
 # ----- one browser's copy of a room's game ---------------------------------------------------
 def replica(room: Room):
     """A room's game as its log replays it (names only: the computers play on the server)."""
@@ -114,6 +162,7 @@ class RoomPlay(Play):
         self.room = room
         self.token = token
         self.seat = room.seat_of(token) if token else None
+        self.log_start = room.log_start  # which of the room's games this is (rematches)
         self._sync_lock = threading.RLock()
         self._seats_shown = self._seat_shape()
         super().__init__(replica(room), prefs=prefs, computers=False)
@@ -159,10 +208,13 @@ class RoomPlay(Play):
         """Catch up with the room's log; returns how many actions were new."""
         with self._sync_lock:  # outside a served session, news may come from other threads
             if room is not None:
+                if room.log_start != self.log_start:
+                    return 0  # a rematch began: the screen makes a new table for it
                 self.room = room
                 self.seat = room.seat_of(self.token) if self.token else None
             g = self.game
-            new = self.service.log(self.room.name, start=len(g.actions))
+            new = self.service.log(self.room.name, start=len(g.actions),
+                                   log_start=self.log_start)
             if not new:
                 seats = self._seat_shape()
                 if seats != self._seats_shown:
@@ -318,10 +370,9 @@ class Lobby(pn.viewable.Viewer):
 
     @param.depends("variant", watch=True)
     def _draw_settings(self):
-        s = self.settings[self.variant]
-        self._settings_box.objects = [pn.Param(s, parameters=s.names(), show_name=False,
-                                               sizing_mode="stretch_width",
-                                               default_layout=pn.Column)]
+        from .settings_form import SettingsForm
+
+        self._settings_box.objects = [SettingsForm(self.settings[self.variant])]
 
     @param.depends("message", watch=True)
     def _show_msg(self):
@@ -503,6 +554,9 @@ class RoomScreen(pn.viewable.Viewer):
         self._msg = pn.pane.HTML("", sizing_mode="stretch_width")
         self._buttons = pmui.FlexBox(gap="8px", flex_wrap="wrap")
         self._body = pn.Column(sizing_mode="stretch_width")
+        self._rematch = pmui.Button(label="Play again (same seats)", variant="contained",
+                                    color="primary", size="large", visible=False,
+                                    on_click=lambda e: self.rematch())
         self._strategy = pmui.Select(label="Computer plays", options=player_names(
             self.room.variant), value=default_strategy(self.room.variant), width=200)
         self._closed = False
@@ -668,15 +722,14 @@ class RoomScreen(pn.viewable.Viewer):
             if s.away_since is not None:
                 tags.append("away")
             rows.append(f"<li>{esc(s.name)}{' (' + ', '.join(tags) + ')' if tags else ''}</li>")
-        link = "?room=" + urllib.parse.quote(room.name)
         info = pn.pane.HTML(
             f"<h2 style='margin:6px 0'>{esc(room.name)}: waiting for the start</h2>"
             f"<p>{esc(room_title(room))}</p>"
             f"<h3 style='margin:8px 0 2px'>Seats ({len(room.seats)} of 8)</h3>"
             f"<ol data-testid='seats'>{''.join(rows)}</ol>"
-            f"<p><small>Others join from the lobby, or with this page's address: "
-            f"<code>{esc(link)}</code></small></p>", sizing_mode="stretch_width")
-        items = [info]
+            f"<p><small>Others join from the lobby, or with this link:</small></p>",
+            sizing_mode="stretch_width")
+        items = [info, JoinLink(room=room.name, sizing_mode="stretch_width")]
         if self.is_creator:
             removes = [pmui.Button(label=f"Remove {s.name}", variant="text", color="error",
                                    size="small", on_click=lambda e, i=i: self.remove_seat(i))
@@ -696,11 +749,22 @@ class RoomScreen(pn.viewable.Viewer):
         self._body.objects = items
 
     def _draw_table(self):
-        if self.play is None:
+        if self.play is None or self.play.log_start != self.room.log_start:  # new or a rematch
             self.play = RoomPlay(self.service, self.room, self.token, prefs=self.prefs)
             self._body.objects = [Table(play=self.play)]
         else:
             self.play.sync(self.room)
+        self._draw_rematch()
+
+    def rematch(self):
+        """Play again: a new game in this room with the same seats."""
+        start = self.play.log_start if self.play is not None else None
+        self._guard(lambda: self.service.rematch(self.room_name, self.token, log_start=start))
+
+    def _draw_rematch(self):
+        over = self.play.game.is_over and self.seat is not None
+        if self._rematch.visible != over:
+            self._rematch.visible = over
 
     @param.depends("message", watch=True)
     def _show_msg(self):
@@ -709,7 +773,7 @@ class RoomScreen(pn.viewable.Viewer):
     def __panel__(self):
         return pn.Column(pmui.FlexBox(self._bar, self._buttons, align_items="center", gap="8px",
                                       flex_wrap="wrap", sizing_mode="stretch_width"),
-                         self._msg, self._body, sizing_mode="stretch_width")
+                         self._msg, self._rematch, self._body, sizing_mode="stretch_width")
 
 
 def _client_address() -> str | None:
