@@ -9,14 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Union
 
+from .dice import is_whole
 from .errors import RuleError
 
 
 def _positions(values, what: str) -> tuple[int, ...]:
     try:
-        out = tuple(sorted(int(v) for v in values))
-    except (TypeError, ValueError):
+        values = tuple(values)
+    except TypeError:
         raise RuleError(f"{what}: die positions are whole numbers, got {values!r}") from None
+    if not all(is_whole(v) for v in values):  # 1.5 must not become 1, nor True 1
+        raise RuleError(f"{what}: die positions are whole numbers, got {list(values)!r}")
+    out = tuple(sorted(int(v) for v in values))
     if len(set(out)) != len(out):
         raise RuleError(f"{what}: a die position is named twice in {values!r}")
     if any(not 0 <= p <= 4 for p in out):

@@ -13,18 +13,24 @@ from .errors import RuleError
 FACES = (1, 2, 3, 4, 5, 6)
 
 
+def is_whole(v) -> bool:
+    """An int (or numpy integer) that is not a bool: 1.5, 2.0, True and "2" are not."""
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
 def check_dice(dice, n: int | tuple[int, int] | None = None) -> tuple[int, ...]:
     """Return ``dice`` as a tuple of ints after checking every value is a die face.
 
     ``n`` is the exact number of dice required, or an inclusive (low, high) range.
     """
     try:
-        values = tuple(int(d) for d in dice)
-    except (TypeError, ValueError):
+        raw = tuple(dice)
+    except TypeError:
         raise RuleError(f"dice must be whole numbers from 1 to 6, got {dice!r}") from None
-    for raw, v in zip(dice, values):
-        if v != raw or not 1 <= v <= 6:
-            raise RuleError(f"a die shows 1 to 6: {raw!r} is not a die value")
+    for d in raw:
+        if not is_whole(d) or not 1 <= d <= 6:
+            raise RuleError(f"a die shows 1 to 6: {d!r} is not a die value")
+    values = tuple(int(d) for d in raw)
     if n is not None:
         low, high = (n, n) if isinstance(n, int) else n
         if not low <= len(values) <= high:

@@ -23,7 +23,7 @@ from dicelab.errors import RuleError
 from dicelab.rooms import (Conflict, MemoryStore, Room, RoomService, SQLiteStore, open_store,
                            room_name)
 
-SHORT = {"bones": {"target": 1000}, "thousand": {"target": 300, "barrel": 250},
+SHORT = {"bones": {"target": 1000}, "thousand": {"target": 300, "barrel": 250, "pits": []},
          "under40": {"target": 200}, "yahtzee": {}}
 HOSTILE = [None, 5, 2.5, True, [], {}, ["a"], {"a": 1}, "", " ", "x" * 10_000, "\x00",
            "a\nb", "\ud800", "\u202eevil", "<script>alert(1)</script>", "' OR 1=1 --"]

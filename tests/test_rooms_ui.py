@@ -231,8 +231,10 @@ def test_seat_tags_and_banner_speak_of_this_screen(backend):
 
 # ----- the lobby and a room's screen --------------------------------------------------------------
 def lobby_text(lobby) -> str:
-    return " ".join(getattr(o, "object", "") or "" for o in lobby._list.objects
-                    for o in getattr(o, "objects", [o]))
+    return " ".join((getattr(o, "object", "") or "")
+                    + " ".join(r["html"] + " ".join(b["label"] for b in r["buttons"])
+                               for r in getattr(o, "rows", []))
+                    for o in lobby._list.objects for o in getattr(o, "objects", [o]))
 
 
 def test_lobby_creates_joins_and_refuses_with_clear_messages(backend):
@@ -425,3 +427,78 @@ def test_a_stranded_write_queue_is_sent(monkeypatch):
     finally:
         pdoc._WRITE_MSGS.pop(doc, None)
         pdoc._WRITE_BLOCK.pop(doc, None)
+
+
+# ----- issue 13.6: your turn, a link to join, a rematch, finished games --------------------------
+def test_own_turn_says_your_turn_and_the_winner_you(backend):
+    from dicelab.ui.words import banner
+
+    service, _ = backend
+    room, ann = service.create("Duel", "under40", {"target": 100}, "Ann")
+    bob = service.join("Duel", "Bob")
+    service.start("Duel", ann)
+    room = service.room("Duel")
+    a, b = RoomPlay(service, room, ann), RoomPlay(service, room, bob)
+    mine, other = (a, b) if a.game.current_player == a.seat else (b, a)
+    assert banner(mine)[0] == "YOUR TURN" and banner(mine)[2] == "you"
+    name = mine.game.names[mine.seat].upper()
+    assert banner(other)[0] == f"{name}'S TURN"
+
+
+def test_rematch_in_the_same_room_with_the_same_seats(backend):
+    service, pacer = backend
+    room, ann = service.create("Again", "under40", {"target": 40}, "Ann")
+    bob = service.join("Again", "Bob")
+    with pytest.raises(RuleError, match="has not started|still being played"):
+        service.rematch("Again", ann)
+    service.start("Again", ann)
+    screen = RoomScreen("Again", ann, SeatKeeper(), lobby_mod.Prefs(), on_exit=lambda: None)
+    first = screen.play
+    with pytest.raises(RuleError, match="still being played"):
+        service.rematch("Again", bob)
+    lobby = Lobby(SeatKeeper(), on_open=lambda *a: None)
+    assert "in play" in lobby_text(lobby) and "finished" not in lobby_text(lobby)
+    for _ in range(500):                       # to 40: the first round decides the game
+        g = service.state("Again")
+        if g.is_over:
+            break
+        token = ann if g.current_player == 0 else bob
+        service.act("Again", token, "roll")
+    old = service.state("Again")
+    assert old.is_over
+    lobby.refresh()
+    assert "· finished" in lobby_text(lobby)
+    screen.refresh()
+    assert screen._rematch.visible and "rematch" in words_hint(screen.play)
+    with pytest.raises(RuleError, match="no seat"):
+        service.rematch("Again", None)
+    new = service.rematch("Again", bob)
+    assert not new.is_over and new.names == old.names and new.actions == []
+    assert service.room("Again").seats == room_seats(service, "Again")
+    with pytest.raises(RuleError, match="still being played"):
+        service.rematch("Again", ann)
+    # a second ask for the same old game joins the rematch that began
+    assert service.rematch("Again", ann, log_start=0).actions == []
+    assert service.state("Again").actions == []
+    screen.refresh()
+    assert screen.play is not first and screen.play.game.actions == []
+    assert not screen._rematch.visible
+    # the old game's copy gets nothing of the new one
+    token = ann if new.current_player == 0 else bob
+    service.act("Again", token, "roll")
+    assert first.sync() == 0 and first.game.is_over
+    assert service.log("Again", log_start=0)[:len(old.actions)] == old.actions
+    assert len(service.log("Again")) == 1 and screen.play.sync() >= 0
+    assert len(screen.play.game.actions) == 1
+    lobby.refresh()
+    assert "finished" not in lobby_text(lobby) and "in play" in lobby_text(lobby)
+
+
+def room_seats(service, name):
+    return service.room(name).seats
+
+
+def words_hint(play):
+    from dicelab.ui.words import game_over
+
+    return game_over(play).lower()

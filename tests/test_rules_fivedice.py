@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from dicelab.actions import Stand
+from dicelab.errors import RuleError
 from dicelab.games import new_game
 from dicelab.players import make_player
 from dicelab.rules import fivedice as turn
@@ -78,7 +79,10 @@ def test_stand_needs_from_the_rules_text():
 
 
 def test_overlapping_pits_use_the_first_listed():
-    r = ThousandSettings(pits=[(100, 150), (120, 400)]).turn_rules()
+    # Settings refuse overlapping pits; a rules description built directly still has one answer
+    with pytest.raises(RuleError):
+        ThousandSettings(pits=[(100, 150), (120, 400)])
+    r = turn.FiveDiceRules("thousand", pits=((100, 150), (120, 400)))
     assert turn.pit(r, 130) == (100, 150) and turn.stand_need(r, 130) == 20
     assert turn.stand_need(r, np.array([130, 160])).tolist() == [20, 240]
 
@@ -132,7 +136,7 @@ BONES_SETTINGS = [{"preset": "hypercard"}, {"preset": "french"},
 THOUSAND_SETTINGS = [{}, {"pits": [], "barrel": 0, "target": 500},
                      {"opening": 0, "pits": [(50, 100), (200, 250)], "barrel": 250, "target": 300,
                       "barrel_attempts": 1, "bolts_per_penalty": 2, "bolt_penalty": 50},
-                     {"opening": 100, "pits": [(100, 150), (120, 400)], "barrel": 400,
+                     {"opening": 100, "pits": [(100, 150), (200, 350)], "barrel": 400,
                       "target": 500, "barrel_attempts": 2, "bolt_penalty": 0},
                      {"pits": [(0, 60)], "bolts_per_penalty": 1, "bolt_penalty": 50, "barrel": 250,
                       "target": 300, "barrel_fall": 200}]

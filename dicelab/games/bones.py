@@ -44,8 +44,9 @@ class BonesGame(FiveDiceGame):
         after, _ = turn.stand(self.turn_rules, self.standing(state, seat), state.turn_total)
         total = after.total
         name = self._name(seat)
-        events = [Event("stand", seat, f"{name} stands and banks {state.turn_total}: "
-                        f"total {total:,}.", {"banked": state.turn_total, "total": total})]
+        events = [Event("stand", seat, f"{self._says(seat, 'stands')} and "
+                        f"{self._verb(seat, 'banks')} {state.turn_total}: total {total:,}.",
+                        {"banked": state.turn_total, "total": total})]
         state = evolve(state, totals=_put(state.totals, seat, total),
                         on_board=_put(state.on_board, seat, after.on_board),
                         reached_at=_put(state.reached_at, seat, state.turn))

@@ -69,11 +69,11 @@ class ThousandGame(FiveDiceGame):
         name = self._name(seat)
         after, won = turn.stand(self.turn_rules, self.standing(state, seat), state.turn_total)
         total = after.total
-        text = f"{name} stands with {state.turn_total}"
+        text = f"{self._says(seat, 'stands')} with {state.turn_total}"
         state = self._with_standing(state, seat, after)
         if won:
             return evolve(state, winner=seat, phase="over"), [
-                Event("win", seat, f"{text}: {total} — {name} wins!", {"total": total})]
+                Event("win", seat, f"{text}: {total} — {self._says(seat, 'wins')}!", {"total": total})]
         if after.on_barrel:
             return state, [Event("barrel", seat, f"{text}: on the barrel at {s.barrel}; "
                                  f"{s.barrel_attempts} turns to reach {s.target}.",
@@ -94,14 +94,15 @@ class ThousandGame(FiveDiceGame):
             if after.on_barrel:
                 return state, [Event("barrel_attempt", seat, f"{name}: barrel attempt {tries} "
                                      f"of {s.barrel_attempts} failed.", {"attempt": tries})]
-            return state, [Event("fall", seat, f"{name} falls off the barrel after {tries} "
+            return state, [Event("fall", seat, f"{self._says(seat, 'falls')} off the barrel "
+                                 f"after {tries} "
                                  f"attempts: -{s.barrel_fall}, total {after.total}.",
                                  {"total": after.total})]
         bolts = before.bolts + 1
-        events = [Event("bolt", seat, f"{name} gets a bolt ({bolts} in a row).",
+        events = [Event("bolt", seat, f"{self._says(seat, 'gets')} a bolt ({bolts} in a row).",
                         {"bolts": bolts})]
         if after.bolts == 0 and s.bolt_penalty:  # the count starts again after a penalty
-            events.append(Event("penalty", seat, f"{name} loses {s.bolt_penalty} for "
+            events.append(Event("penalty", seat, f"{self._says(seat, 'loses')} {s.bolt_penalty} for "
                                 f"{s.bolts_per_penalty} bolts in a row: total {after.total}.",
                                 {"total": after.total}))
         return state, events

@@ -93,7 +93,7 @@ class Under40Game(Game):
         """One line saying what the player on turn may do."""
         st = self._state
         if self.is_over:
-            return f"{self._name(st.winner)} has won the game."
+            return f"{self._says(st.winner, 'has')} won the game."
         name = self._name(st.current)
         if st.phase == "roll":
             return f"{name} must roll: a turn begins with a roll."
@@ -101,10 +101,10 @@ class Under40Game(Game):
         score = st.round_scores[st.current]
         if score > beat:
             return (f"{name} may stop with {score} or roll on"
-                    + (f" ({score} beats {self._name(holder)}'s {beat})." if holder is not None
+                    + (f" ({score} beats {self._possessive(holder)} {beat})." if holder is not None
                        else "."))
         return (f"{name} must roll on: stopping needs more than {beat} "
-                f"({self._name(holder)}'s standing score).")
+                f"({self._possessive(holder)} standing score).")
 
     # ----- the rules --------------------------------------------------------------------------
     def _initial_state(self, starter: int) -> Under40State:
@@ -144,17 +144,19 @@ class Under40Game(Game):
         if score == GOAL:
             award = GOAL * self.n_seats
             return self._end_round(state, seat, award, events, "exact",
-                                   f"{name} hits {GOAL} exactly and wins the round")
+                                   f"{self._says(seat, 'hits')} {GOAL} exactly and "
+                                   f"{self._verb(seat, 'wins')} the round")
         if score > GOAL:
             status = put(state.status, seat, BUSTED)
             state = evolve(state, status=status, pot=state.pot + score)
-            events.append(Event("bust", seat, f"{name} busts with {score}.",
+            events.append(Event("bust", seat, f"{self._says(seat, 'busts')} with {score}.",
                                 {"round_score": score, "pot": state.pot}))
             left = [i for i, s in enumerate(status) if s != BUSTED]
             if len(left) == 1:
                 last = left[0]
                 return self._end_round(state, last, state.pot, events, "last",
-                                       f"{self._name(last)} is the last player left and wins "
+                                       f"{self._says(last, 'is')} the last player left and "
+                                       f"{self._verb(last, 'wins')} "
                                        f"the round")
             return self._pass_turn(state, seat), events
         return evolve(state, phase="decide"), events
@@ -169,7 +171,7 @@ class Under40Game(Game):
             raise RuleError(f"Under40: to stop, your round score must beat the best standing "
                             f"score, {beat} ({self._name(holder)}); yours is {score}")
         state = evolve(state, status=put(state.status, seat, STOPPED))
-        events = [Event("stop", seat, f"{self._name(seat)} stops at {score}.",
+        events = [Event("stop", seat, f"{self._says(seat, 'stops')} at {score}.",
                         {"round_score": score})]
         return self._pass_turn(state, seat), events
 
@@ -189,7 +191,8 @@ class Under40Game(Game):
         events.append(Event("round_won", seat, f"{text}: +{award:,} (total {total:,}).",
                             {"round": state.round, "award": award, "total": total, "how": how}))
         if total >= self.config.target:
-            events.append(Event("win", seat, f"{self._name(seat)} reaches {total:,} and wins "
+            events.append(Event("win", seat, f"{self._says(seat, 'reaches')} {total:,} and "
+                                f"{self._verb(seat, 'wins')} "
                                 f"the game!", {"total": total}))
             return evolve(state, winner=seat, phase="over", current=seat), events
         starter = self._next_seat(state.starter)
@@ -197,8 +200,8 @@ class Under40Game(Game):
         state = evolve(state, round=state.round + 1, starter=starter, current=starter,
                         phase="roll", round_scores=(0,) * n, status=_round_status(n, starter),
                         pot=0)
-        events.append(Event("round", starter, f"Round {state.round}: {self._name(starter)} "
-                            f"starts.", {"round": state.round}))
+        events.append(Event("round", starter, f"Round {state.round}: "
+                            f"{self._says(starter, 'starts')}.", {"round": state.round}))
         return state, events
 
 

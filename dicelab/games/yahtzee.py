@@ -156,7 +156,7 @@ class YahtzeeGame(Game):
                             "score a box")
         seat = state.current
         dice = roll(self._rng, 5)
-        text = f"{self._name(seat)} rolls {' '.join(map(str, dice))}."
+        text = f"{self._says(seat, 'rolls')} {' '.join(map(str, dice))}."
         return replace(state, dice=dice, rolls=1), [Event("roll", seat, text, {"dice": dice})]
 
     def _reroll(self, state, action: Reroll):
@@ -174,7 +174,7 @@ class YahtzeeGame(Game):
         for p, v in zip(action.positions, new):
             dice = put(dice, p, v)
         left = rerolls - state.rolls
-        text = (f"{self._name(seat)} rolls again die "
+        text = (f"{self._says(seat, 'rolls')} again die "
                 f"{', '.join(str(p + 1) for p in action.positions)}: "
                 f"{' '.join(map(str, dice))} ({_plural(left, 're-roll')} left).")
         return (replace(state, dice=dice, rolls=state.rolls + 1),
@@ -212,17 +212,19 @@ class YahtzeeGame(Game):
                             bonus_points=put(state.bonus_points, seat,
                                              state.bonus_points[seat] + due))
         total = self._total(state, seat)
-        text = f"{name} scores {points} in {label}" + (" (joker)." if joker else ".")
+        text = f"{self._says(seat, 'scores')} {points} in {label}" + (" (joker)." if joker else ".")
         events = [Event("score", seat, text, {"box": box, "points": points, "joker": joker,
                                               "total": total})]
         if due:
             count = state.yahtzee_bonuses[seat]
-            events.append(Event("yahtzee_bonus", seat, f"{name} earns a Yahtzee bonus of {due} "
+            events.append(Event("yahtzee_bonus", seat, f"{self._says(seat, 'earns')} a Yahtzee "
+                                f"bonus of {due} "
                                 f"(Yahtzee bonus number {count}).",
                                 {"points": due, "total": total}))
         upper = _upper_total(card)
         if s.upper_bonus and upper_before < s.upper_bonus_threshold <= upper:
-            events.append(Event("upper_bonus", seat, f"{name} reaches {upper} in Aces to Sixes: "
+            events.append(Event("upper_bonus", seat, f"{self._says(seat, 'reaches')} {upper} in "
+                                f"Aces to Sixes: "
                                 f"upper bonus {s.upper_bonus}.",
                                 {"points": s.upper_bonus, "total": total}))
         return self._end_turn(state, seat, events)
@@ -242,8 +244,9 @@ class YahtzeeGame(Game):
         top = [i for i, t in enumerate(totals) if t == best]
         if len(top) == 1:
             name = self._name(top[0])
-            text = (f"{name} wins with {best}." if self.n_seats > 1
-                    else f"{name}'s card is full: total {best}.")
+            whose = self._possessive(top[0])
+            text = (f"{self._says(top[0], 'wins')} with {best}." if self.n_seats > 1
+                    else f"{whose[:1].upper() + whose[1:]} card is full: total {best}.")
             return (replace(state, winner=top[0], over=True),
                     events + [Event("win", top[0], text, {"totals": tuple(totals)})])
         names = " and ".join(self._name(i) for i in top)

@@ -15,13 +15,20 @@ def simulate(variant: str, players: list[str] | str, games: int | None = None,
     for Bones and Thousand, ``turns`` independent turns on the board per player."""
     if isinstance(players, str):
         players = [p.strip() for p in players.split(",") if p.strip()]
+    if not isinstance(players, (list, tuple)) or not all(isinstance(p, str) for p in players):
+        raise RuleError(f"players are computer player names, as in 'chicken,gambler'; "
+                        f"got {players!r}"[:200])
     if not players:
         raise RuleError("name at least one computer player, e.g. --players chicken,gambler")
     if (games is None) == (turns is None):
         raise RuleError("give either a number of games or a number of turns")
     n = games if games is not None else turns
-    if not isinstance(n, (int, np.integer)) or not 1 <= n <= 50_000_000:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= 50_000_000:
         raise RuleError(f"the number of games or turns runs from 1 to 50,000,000, got {n!r}")
+    if seed is not None:
+        from ..games.base import check_seed
+
+        check_seed(seed)
     if variant in ("bones", "thousand"):
         from . import fivedice
 

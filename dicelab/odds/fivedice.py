@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from itertools import product
 from typing import Any
 
@@ -275,6 +275,11 @@ def _situation(r: FiveDiceRules, banked: int = 0, on_board: bool = True,
 
 
 # ----- the solver ------------------------------------------------------------------------------
+SOLVES = 256
+"""Solved grids kept per kind (LRU): a grid is at most ~100 KB (settings bound the turn totals it
+tables to 1000 units), so the three caches stay under ~80 MB however many rule sets and
+situations a server meets."""
+
 @dataclass(frozen=True)
 class _Solution:
     unit: int
@@ -334,7 +339,7 @@ def _allowed(sit: _Situation, top: int) -> np.ndarray:
     return ok
 
 
-@cache
+@lru_cache(maxsize=SOLVES)
 def _solve_optimal(sit: _Situation) -> _Solution:
     k = _kernel(sit.kernel_key, auto=False)
     u = k.unit
@@ -357,7 +362,7 @@ def _solve_optimal(sit: _Situation) -> _Solution:
     return _run(k, top, tail, stand, no, _allowed(sit, top), sit.bust_value)
 
 
-@cache
+@lru_cache(maxsize=SOLVES)
 def _solve_threshold(sit: _Situation, threshold: int, habit: bool) -> _Solution:
     """The computer of seed 000: stands as soon as t >= threshold (units) and it may stand;
     with hot dice (habit) it rolls all five again unless this stand puts it on the board for
@@ -385,7 +390,7 @@ def _solve_threshold(sit: _Situation, threshold: int, habit: bool) -> _Solution:
     return _run(k, top, tail, stand, mask, None, sit.bust_value)
 
 
-@cache
+@lru_cache(maxsize=SOLVES)
 def _solve_reach(kernel_key, amount: int, hot_compulsory: bool) -> _Solution:
     """Chance to end the turn standing with a turn total >= amount (units), rolling until
     then with the keep choices that maximise it."""
@@ -498,8 +503,11 @@ def reach_chance(rules, amount: int, turn_total: int = 0, dice_left: int = 5, *,
     t_u = _check_total(r, turn_total)
     n = _check_n(dice_left)
     sit = _situation(r, banked, on_board, on_barrel)
-    if isinstance(amount, bool) or not isinstance(amount, (int, np.integer)) or amount < 0:
-        raise RuleError(f"an amount to reach is a whole number >= 0, got {amount!r}")
+    top = _highest_target(r)
+    if (isinstance(amount, bool) or not isinstance(amount, (int, np.integer))
+            or not 0 <= amount <= top):
+        raise RuleError(f"an amount to reach is a whole number from 0 to {top} (the highest "
+                        f"{r.variant} target), got {amount!r}"[:200])
     a_u = max(-(-int(amount) // r.unit), sit.need, 1)
     sol = _solve_reach(r.kernel_key, a_u, sit.hot_compulsory)
     if t_u > 0 and n == 5 and not sit.hot_compulsory and t_u >= a_u:
@@ -511,10 +519,21 @@ def reach_chance(rules, amount: int, turn_total: int = 0, dice_left: int = 5, *,
     return float(sol.roll[n, t_u])
 
 
+def _highest_target(r: FiveDiceRules) -> int:
+    """The variant's highest target setting: the solver's tables never need to reach beyond."""
+    from ..settings import SETTINGS
+
+    return SETTINGS[r.variant].param.target.bounds[1]
+
+
+MAX_TURN_TOTAL = 10_000_000  # far beyond any turn; the closed-form tail takes floats only
+
+
 def _check_total(r: FiveDiceRules, turn_total) -> int:
     if isinstance(turn_total, bool) or not isinstance(turn_total, (int, np.integer)) \
-            or turn_total < 0:
-        raise RuleError(f"a turn total is a whole number >= 0, got {turn_total!r}")
+            or not 0 <= turn_total <= MAX_TURN_TOTAL:
+        raise RuleError(f"a turn total is a whole number from 0 to {MAX_TURN_TOTAL:,}, "
+                        f"got {turn_total!r}"[:200])
     if turn_total % r.unit:
         raise RuleError(f"{r.variant} turn totals are multiples of {r.unit}, got {turn_total}")
     return int(turn_total) // r.unit

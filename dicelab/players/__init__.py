@@ -39,12 +39,15 @@ class RandomPlayer:
     spec = "random"
 
     def __init__(self, seed: int | str | None = 0):
-        seed = None if isinstance(seed, str) else seed
-        self.rng = np.random.default_rng(seed)
+        # made by name (make_player passes the spec): its choices follow from the game's seed,
+        # the seat and the move number, so a seeded game replays the same way
+        self.rng = None if isinstance(seed, str) else np.random.default_rng(seed)
 
     def act(self, view):
         actions = view.legal_actions()
-        return actions[int(self.rng.integers(len(actions)))]
+        rng = self.rng if self.rng is not None else np.random.default_rng(
+            [view.seed, view.state.current, len(view.actions)])
+        return actions[int(rng.integers(len(actions)))]
 
 
 register("*", "random")(RandomPlayer)

@@ -16,8 +16,8 @@ import time
 import uuid
 
 from ..errors import RuleError
-from .model import Room
-from .store_api import Conflict, Store, missing, name_taken
+from .model import Room, readable_rooms
+from .store_api import Conflict, Store, missing, name_taken, read_actions
 
 log = logging.getLogger(__name__)
 
@@ -124,12 +124,20 @@ class RedisStore(Store):
         if not keys:
             return []
         texts = self._r.mget([self._room(k) for k in keys])
-        rooms = [Room.from_json(t) for t in texts if t is not None]
-        return [r for r in rooms if not (open_only and r.started)]
+        rooms = readable_rooms([(k, t) for k, t in zip(keys, texts) if t is not None],
+                               self.damaged)
+        return [r for r in rooms if not (open_only and r.started) and not r.archived]
+
+    def history(self):
+        keys = self._r.zrange(f"{self.prefix}:rooms", 0, -1)
+        texts = self._r.mget([self._room(k) for k in keys]) if keys else []
+        rooms = readable_rooms([(k, t) for k, t in zip(keys, texts) if t is not None],
+                               self.damaged)
+        return [r for r in rooms if r.archived]
 
     # ----- the action log --------------------------------------------------------------------
     def actions(self, key, start=0):
-        return [json.loads(a) for a in self._r.lrange(self._log(key), start, -1)]
+        return read_actions(key, start, self._r.lrange(self._log(key), start, -1))
 
     def append(self, key, index, action):
         n = self._append(keys=[self._room(key), self._log(key), self._channel],

@@ -5,10 +5,11 @@ each other.
 """
 from __future__ import annotations
 
+import json
 from typing import Any, Callable, TypeVar
 
 from ..errors import RuleError
-from .model import Room
+from .model import Damaged, Room
 
 T = TypeVar("T")
 
@@ -36,8 +37,31 @@ class Store:
         raise NotImplementedError
 
     def rooms(self, open_only: bool = True) -> list[Room]:
-        """Every room (only those not started, by default), oldest first."""
+        """Every room of the lobby (only those not started, by default), oldest first; expired
+        (archived) rooms are not in it, and damaged records are skipped (see ``damaged``)."""
         raise NotImplementedError
+
+    def history(self) -> list[Room]:
+        """The expired (archived) rooms, oldest first."""
+        return []
+
+    @property
+    def damaged(self) -> dict[str, str]:
+        """Keys of stored rooms that could not be read -> why (skipped, reported in the log)."""
+        if not hasattr(self, "_damaged"):
+            self._damaged: dict[str, str] = {}
+        return self._damaged
+
+    def counts(self, client: str) -> tuple[int, int]:
+        """How many rooms the lobby holds, and how many of them ``client`` created."""
+        rooms = self.rooms(open_only=False)
+        return len(rooms), sum(r.client == client for r in rooms)
+
+    def page(self, started: bool, limit: int) -> tuple[list[Room], int]:
+        """The first ``limit`` lobby rooms that are started (or open), oldest first, and how
+        many there are in all (a lobby shows a page at a time)."""
+        rooms = [r for r in self.rooms(open_only=False) if r.started == started]
+        return rooms[:limit], len(rooms)
 
     def actions(self, key: str, start: int = 0) -> list[dict[str, Any]]:
         """The room's actions from index ``start`` on."""
@@ -54,6 +78,21 @@ class Store:
 
     def close(self) -> None:
         pass
+
+
+def read_actions(key: str, start: int, texts) -> list[dict[str, Any]]:
+    """Stored actions (JSON texts) as dicts; a damaged one stops the room's log there with a
+    RuleError naming it (that room only: the others play on)."""
+    out = []
+    for i, text in enumerate(texts, start):
+        try:
+            data = json.loads(text)
+        except (ValueError, TypeError, RecursionError):
+            data = None
+        if not isinstance(data, dict):
+            raise Damaged(f"the game {key!r} is damaged: its action {i} cannot be read")
+        out.append(data)
+    return out
 
 
 def missing(key: str) -> RuleError:

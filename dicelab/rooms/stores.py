@@ -26,8 +26,8 @@ import threading
 from pathlib import Path
 
 from ..errors import RuleError
-from .model import Room
-from .store_api import Conflict, Store, missing, name_taken
+from .model import Room, readable_rooms
+from .store_api import Conflict, Store, missing, name_taken, read_actions
 
 __all__ = ["ENV", "Conflict", "Store", "MemoryStore", "SQLiteStore", "open_store"]
 
@@ -75,13 +75,18 @@ class MemoryStore(Store):
 
     def rooms(self, open_only=True):
         with self._lock:
-            rooms = [Room.from_json(t) for t in self._rooms.values()]
-        return sorted((r for r in rooms if not (open_only and r.started)),
+            rooms = readable_rooms(list(self._rooms.items()), self.damaged)
+        return sorted((r for r in rooms if not (open_only and r.started) and not r.archived),
                       key=lambda r: r.created)
+
+    def history(self):
+        with self._lock:
+            rooms = readable_rooms(list(self._rooms.items()), self.damaged)
+        return sorted((r for r in rooms if r.archived), key=lambda r: r.created)
 
     def actions(self, key, start=0):
         with self._lock:
-            return [json.loads(a) for a in self._logs.get(key, [])[start:]]
+            return read_actions(key, start, self._logs.get(key, [])[start:])
 
     def append(self, key, index, action):
         text = json.dumps(action)
@@ -98,9 +103,16 @@ class SQLiteStore(Store):
     """Rooms in one SQLite file (WAL). Several processes may share the file safely (each write
     is one IMMEDIATE transaction), but only RedisStore tells other processes about changes."""
 
+    TABLES = {"rooms": ("key", "started", "created", "room"),
+              "actions": ("key", "idx", "action")}
+
     def __init__(self, path: str | os.PathLike):
+        from ..sqlite_files import check_sqlite, problem
+
         self.path = Path(path).expanduser()
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        check_sqlite(self.path, self.TABLES, "rooms")  # a damaged file is set aside, logged
+        self.problem = problem(self.path)
         self._lock = threading.Lock()
         # autocommit mode (isolation_level=None): transactions are the explicit BEGINs below
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
@@ -157,7 +169,7 @@ class SQLiteStore(Store):
         with self._write() as db:
             try:
                 db.execute("INSERT INTO rooms VALUES (?, ?, ?, ?)",
-                           (room.key, int(room.started), room.created, room.to_json()))
+                           (room.key, _column(room), room.created, room.to_json()))
             except sqlite3.IntegrityError:
                 raise name_taken(room) from None
         return room
@@ -175,7 +187,7 @@ class SQLiteStore(Store):
             result = change(room)
             room.rev += 1
             db.execute("UPDATE rooms SET started = ?, room = ? WHERE key = ?",
-                       (int(room.started), room.to_json(), key))
+                       (_column(room), room.to_json(), key))
         return room, result
 
     def delete(self, key):
@@ -184,14 +196,33 @@ class SQLiteStore(Store):
             db.execute("DELETE FROM actions WHERE key = ?", (key,))
 
     def rooms(self, open_only=True):
-        where = "WHERE started = 0 " if open_only else ""
-        rows = self._read(f"SELECT room FROM rooms {where}ORDER BY created")
-        return [Room.from_json(r[0]) for r in rows]
+        where = "started = 0" if open_only else "started IN (0, 1)"
+        rows = self._read(f"SELECT key, room FROM rooms WHERE {where} ORDER BY created")
+        return readable_rooms(rows, self.damaged)
+
+    def history(self):
+        rows = self._read(f"SELECT key, room FROM rooms WHERE started = {ARCHIVED} "
+                          "ORDER BY created")
+        return readable_rooms(rows, self.damaged)
+
+    def counts(self, client):
+        (total, mine), = self._read(
+            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN json_valid(room) AND "
+            "json_extract(room, '$.client') = ? THEN 1 ELSE 0 END), 0) FROM rooms "
+            "WHERE started IN (0, 1)", (client,))
+        return total, mine
+
+    def page(self, started, limit):
+        rows = self._read("SELECT key, room FROM rooms WHERE started = ? ORDER BY created "
+                          "LIMIT ?", (int(started), limit))
+        (total,) = self._read("SELECT COUNT(*) FROM rooms WHERE started = ?",
+                              (int(started),))[0]
+        return readable_rooms(rows, self.damaged), total
 
     def actions(self, key, start=0):
         rows = self._read("SELECT action FROM actions WHERE key = ? AND idx >= ? ORDER BY idx",
                           (key, start))
-        return [json.loads(r[0]) for r in rows]
+        return read_actions(key, start, [r[0] for r in rows])
 
     def append(self, key, index, action):
         text = json.dumps(action)
@@ -223,8 +254,10 @@ class SQLiteStore(Store):
             self._watcher.start()
 
     def _snapshot(self) -> dict[str, tuple[int, int]]:
-        rows = self._read("SELECT key, json_extract(room, '$.rev'), (SELECT COALESCE(MAX(idx) "
-                          "+ 1, 0) FROM actions a WHERE a.key = rooms.key) FROM rooms")
+        # json_valid first: one malformed record must not stop the watcher (json_extract raises)
+        rows = self._read("SELECT key, CASE WHEN json_valid(room) THEN json_extract(room, '$.rev')"
+                          " END, (SELECT COALESCE(MAX(idx) + 1, 0) FROM actions a "
+                          "WHERE a.key = rooms.key) FROM rooms")
         return {key: (rev, n) for key, rev, n in rows}
 
     def _watch(self):
@@ -255,6 +288,13 @@ class SQLiteStore(Store):
             self._watcher.join(2)
         with self._lock:
             self._db.close()
+
+
+ARCHIVED = 2  # the rooms table's "started" column: 0 open, 1 started, 2 expired (history)
+
+
+def _column(room: Room) -> int:
+    return ARCHIVED if room.archived else int(room.started)
 
 
 def default_spec() -> str:

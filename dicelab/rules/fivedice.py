@@ -234,7 +234,8 @@ def check_standing(r: FiveDiceRules, p: Standing) -> None:
         if barrel_turns >= r.barrel_attempts:
             raise RuleError(f"Thousand barrel: {r.barrel_attempts} attempts, "
                             f"{barrel_turns} already used")
-    elif r.barrel and total >= r.barrel:
+    elif r.barrel and total >= r.barrel and not (total == r.barrel and r.barrel_fall == 0):
+        # with barrel_fall 0 a player who falls off the barrel stays at the barrel's total
         raise RuleError(f"Thousand barrel: a stand reaching {r.barrel} sets the total to "
                         f"{r.barrel} on the barrel, so {total} off the barrel cannot happen")
     elif not r.barrel and total >= r.target:

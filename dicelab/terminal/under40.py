@@ -36,7 +36,8 @@ def make_game(args) -> Under40Game:
 
 
 def play(args, stdin=None, stdout=None) -> int:
-    """Play one game; 0 when it was played to the end or quit, 1 when the input ran out.
+    """Play one game; 0 when it was played to the end, quit or the input ran out (as the
+    other terminal games).
     ``stdin``/``stdout`` default to sys.stdin/sys.stdout at call time."""
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
@@ -68,7 +69,7 @@ def play(args, stdin=None, stdout=None) -> int:
             say()
             say("Input ended: game abandoned.")
             say(totals_line(game))
-            return 1
+            return 0
         command = COMMANDS.get(line.strip().lower())
         if command is None:
             typed = line.strip()

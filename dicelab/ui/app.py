@@ -2,7 +2,9 @@
 (``create_app`` is what gets served: a function, never a shared object)."""
 from __future__ import annotations
 
+import logging
 import os
+import unicodedata
 
 import panel as pn
 import panel_material_ui as pmui
@@ -14,12 +16,14 @@ from ..games import Seat, new_game
 from ..players import make_player, player_names
 from ..rooms.pacer import default_strategy
 from ..settings import SETTINGS
+from .notebook import NotebookShow
 from .play import Play, Prefs
 from .records import KEYS, TITLES, RecordStore
 from .rules_text import RULES, SUMMARY
 from .session import keep_flushing
+from .settings_form import SettingsForm
 from .table import Table, rules_title
-from .words import alert_html, apply_preset
+from .words import alert_html, apply_preset, settings_lines
 
 VARIANTS = ("bones", "thousand", "under40", "yahtzee")
 
@@ -108,10 +112,73 @@ class SeatSpec(param.Parameterized):
     kind = param.String(default="person", doc="'person' or a computer strategy name.")
 
 
-CARD_CSS = """
-.vcard h3 { margin: 0 0 4px; font: 700 1.25rem system-ui, sans-serif; }
-.vcard p { margin: 0; font: .98rem/1.4 system-ui, sans-serif; min-height: 4.2em; }
+class VariantCards(JSComponent):
+    """The game chooser: a card per variant with Choose and Rules buttons. One component with
+    plain HTML whose colours come from the page's theme variables, so a theme switch redraws
+    it at once (sixteen Material UI components re-rendered one by one, half drawn meanwhile)."""
+
+    variant = param.String(default="bones")
+    cards = param.List(default=[], doc="[{variant, title, short, summary}]")
+
+    _esm = """
+export function render({ model, el }) {
+  const root = document.createElement("div");
+  root.className = "vcards";
+  el.appendChild(root);
+  const draw = () => {
+    root.replaceChildren();
+    for (const c of model.cards) {
+      const chosen = c.variant === model.variant;
+      const card = document.createElement("div");
+      card.className = "vcard" + (chosen ? " chosen" : "");
+      const h = document.createElement("h3");
+      h.textContent = c.title;
+      const p = document.createElement("p");
+      p.textContent = c.summary;
+      const pick = document.createElement("button");
+      pick.className = "pick";
+      pick.textContent = chosen ? `✓ ${c.short} chosen` : `Choose ${c.short}`;
+      pick.setAttribute("aria-pressed", chosen ? "true" : "false");
+      pick.addEventListener("click", () => { model.variant = c.variant; });
+      const rules = document.createElement("button");
+      rules.className = "rules";
+      rules.textContent = `${c.short} rules`;
+      rules.addEventListener("click", () => model.send_msg({rules: c.variant}));
+      const row = document.createElement("div");
+      row.className = "row";
+      row.append(pick, rules);
+      card.append(h, p, row);
+      root.appendChild(card);
+    }
+  };
+  draw();
+  model.on(["cards", "variant"], draw);
+}
 """
+    _stylesheets = ["""
+.vcards { display: flex; flex-wrap: wrap; gap: 12px; width: 100%; box-sizing: border-box; }
+.vcard { flex: 1 1 240px; min-width: 0; box-sizing: border-box; padding: 12px 14px; border-radius: 12px;
+  background: var(--mui-palette-background-paper, #fff); color: var(--mui-palette-text-primary, #1a1a1a);
+  border: 3px solid rgba(127,127,127,.3); box-shadow: 0 1px 3px rgba(0,0,0,.25); }
+.vcard.chosen { border-color: #1565c0; box-shadow: 0 4px 14px rgba(0,0,0,.3); }
+.vcard h3 { margin: 0 0 4px; font: 700 1.25rem system-ui, sans-serif; }
+.vcard p { margin: 0 0 10px; font: .98rem/1.4 system-ui, sans-serif; min-height: 4.2em; }
+.vcard .row { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: center; }
+.vcard button { font: 500 .85rem system-ui, sans-serif; border-radius: 4px; padding: 5px 10px; cursor: pointer;
+  letter-spacing: .02em; }
+.vcard button.pick { border: 1px solid #1565c0; background: transparent; color: var(--dl-link, #1565c0); }
+.vcard.chosen button.pick { background: #1565c0; color: #fff; }
+.vcard button.rules { border: none; background: transparent; color: var(--dl-link, #1565c0); }
+.vcard button:focus-visible { outline: 3px solid #ff8f00; outline-offset: 2px; }
+"""]
+
+    def __init__(self, on_rules=None, **params):
+        super().__init__(**params)
+        self._on_rules = on_rules
+
+    def _handle_msg(self, msg):
+        if self._on_rules and isinstance(msg, dict) and msg.get("rules") in VARIANTS:
+            self._on_rules(msg["rules"])
 
 
 class StartScreen(pn.viewable.Viewer):
@@ -129,9 +196,15 @@ class StartScreen(pn.viewable.Viewer):
         for s in self.settings.values():
             if "preset" in s.param:
                 s.param.watch(apply_preset, "preset")
+        self.forms: dict[str, SettingsForm] = {}
         self.seats = [SeatSpec(player_name="You"),
                       SeatSpec(player_name="Computer", kind=default_strategy("bones"))]
-        self._cards = pmui.FlexBox(sizing_mode="stretch_width", gap="12px", flex_wrap="wrap")
+        self._cards = VariantCards(
+            cards=[{"variant": v, "title": SUMMARY[v][0], "short": SUMMARY[v][0].split(" (")[0],
+                    "summary": SUMMARY[v][1]} for v in VARIANTS],
+            variant=self.variant, on_rules=self.show_rules, sizing_mode="stretch_width")
+        self._cards.param.watch(lambda e: self.choose(e.new) if e.new != self.variant else None,
+                                "variant")
         self._settings_box = pn.Column(sizing_mode="stretch_width")
         self._seats_box = pn.Column(sizing_mode="stretch_width")
         self._msg = pn.pane.HTML("", sizing_mode="stretch_width")
@@ -151,26 +224,7 @@ class StartScreen(pn.viewable.Viewer):
 
     # ----- variant cards ---------------------------------------------------------------------
     def _draw_cards(self):
-        cards = []
-        for v in VARIANTS:
-            title, summary = SUMMARY[v]
-            short = title.split(" (")[0]
-            chosen = v == self.variant
-            pick = pmui.Button(label=f"✓ {short} chosen" if chosen else f"Choose {short}",
-                               variant="contained" if chosen else "outlined", color="primary",
-                               size="small", on_click=lambda e, v=v: self.choose(v))
-            rules = pmui.Button(label=f"{short} rules", variant="text", size="small",
-                                on_click=lambda e, v=v: self.show_rules(v))
-            text = pn.pane.HTML(f"<div class='vcard'><h3>{title}</h3><p>{summary}</p></div>",
-                                stylesheets=[CARD_CSS], sizing_mode="stretch_width")
-            card = pmui.Paper(text, pmui.FlexBox(pick, rules, flex_wrap="wrap", gap="4px"),
-                              elevation=6 if chosen else 1, sizing_mode="stretch_width",
-                              styles={"flex": "1 1 240px", "min-width": "0"},
-                              sx={"padding": "12px", "borderRadius": "12px",
-                                  "border": "3px solid " + ("#1565c0" if chosen
-                                                            else "transparent")})
-            cards.append(card)
-        self._cards.objects = cards
+        self._cards.variant = self.variant
 
     def choose(self, variant: str):
         if variant not in VARIANTS:
@@ -199,20 +253,12 @@ class StartScreen(pn.viewable.Viewer):
 
     # ----- settings --------------------------------------------------------------------------
     def _draw_settings(self):
-        s = self.settings[self.variant]
-        widgets = {}
-        for name in s.names():  # a slider for a few steps, a number box for many
-            par = s.param[name]
-            if isinstance(par, param.Integer) and par.bounds and None not in par.bounds:
-                steps = (par.bounds[1] - par.bounds[0]) / (par.step or 1)
-                if steps > 40:
-                    widgets[name] = {"type": pmui.IntInput, "step": par.step or 1}
+        form = self.forms.get(self.variant)
+        if form is None:
+            form = self.forms[self.variant] = SettingsForm(self.settings[self.variant])
         self._settings_box.objects = [
             pn.pane.HTML(f"<h3 style='margin:6px 0'>Rules settings — {SUMMARY[self.variant][0]}"
-                         "</h3>"),
-            pn.Param(s, parameters=s.names(), show_name=False, widgets=widgets,
-                     sizing_mode="stretch_width", default_layout=pn.Column),
-        ]
+                         "</h3>"), form]
 
     # ----- seats -----------------------------------------------------------------------------
     def _kind_options(self) -> dict[str, str]:
@@ -275,6 +321,10 @@ class StartScreen(pn.viewable.Viewer):
         return new_game(v, seats, settings=self.settings[v].to_dict(), seed=self.seed)
 
     def start(self):
+        form = self.forms.get(self.variant)
+        if form is not None and form.problem:
+            self.message = f"Fix the rules settings marked in red first: {form.problem}"
+            return None
         try:
             game = self.build_game()
         except (RuleError, ValueError) as exc:
@@ -331,9 +381,10 @@ class SettingsDrawer(pn.viewable.Viewer):
                 "<p>Rules settings are chosen on the start screen before a game.</p>")]
             return
         g = p.game
-        rules = ", ".join(f"{k} {v}" for k, v in g.settings.to_dict().items())
-        items = [pn.pane.HTML(f"<h3 style='margin:4px 0'>This game</h3><p>{rules_title(g)}"
-                              f"<br><small>{pn.util.escape(rules)}</small></p>"
+        rules = "".join(f"<li>{pn.util.escape(line)}</li>" for line in settings_lines(g.settings))
+        items = [pn.pane.HTML(f"<h3 style='margin:4px 0'>This game</h3><p>{rules_title(g)}</p>"
+                              f"<ul data-testid='rules-in-force' style='margin:0;padding-left:"
+                              f"1.2em'>{rules}</ul>"
                               "<p><small>Rules change with New game.</small></p>",
                               sizing_mode="stretch_width")]
         for i, seat in enumerate(g.seats):
@@ -371,8 +422,8 @@ class SettingsDrawer(pn.viewable.Viewer):
                                     size="small", color="error",
                                     on_click=lambda e, k=key: self.records.reset(self._variant,
                                                                                  k)))
-        rows.append(pn.pane.HTML(f"<small>Kept in {pn.util.escape(str(self.records.path))}"
-                                 "</small>", sizing_mode="stretch_width"))
+        rows.append(pn.pane.HTML("<small>Kept by this dicelab server for everyone who plays on "
+                                 "it.</small>", sizing_mode="stretch_width"))
         self._records_box.objects = rows
 
     def __panel__(self):
@@ -395,24 +446,59 @@ html, body { overflow-x: hidden; }
 """
 
 
+# Colours that follow the page's theme switch (not only the browser's preference): custom
+# properties inherit into every component's shadow root; components fall back to the media query.
+# A phone (below MUI's "sm", 600 px): the header keeps one row of the toolbar's height (the
+# page reserves exactly that much above the table), so the title goes and the buttons shrink.
+PAGE_THEME_CSS = """
+.mui-light { --dl-red: #b71c1c; --dl-green: #2e7d32; --dl-link: #1565c0; }
+.mui-dark { --dl-red: #ff8a80; --dl-green: #81c784; --dl-link: #90caf9; }
+@media (max-width: 599.95px) {
+  .header .title { display: none; }
+  .header .MuiToolbar-root { padding-left: 8px; padding-right: 4px; }
+}
+"""
+
+
+def _header_button(label: str, on_click) -> pmui.Button:
+    return pmui.Button(label=label, variant="outlined", color="light", size="small",
+                       on_click=on_click, margin=0,
+                       sx={"minWidth": 0, "whiteSpace": "nowrap",
+                           "fontSize": {"xs": "0.72rem", "sm": "0.8125rem"},
+                           "px": {"xs": "6px", "sm": "10px"}})
+
+
 def preload():
     """Hidden instances of the custom components shown later, so that their model definitions
     travel with the first page: Panel sends a new component type's definition only once per
     process, and a client that first meets the type in an update cannot decode it."""
     from .components import CardView, TrayView
+    from .lobby import JoinLink
 
-    return pn.Column(TrayView(), CardView(), pmui.Switch(), pmui.FloatSlider(),
+    return pn.Column(TrayView(), CardView(), JoinLink(), VariantCards(), pmui.Switch(), pmui.FloatSlider(),
                      pmui.IntSlider(), pmui.Typography(""), pmui.Select(),
                      pn.widgets.Tabulator(), pn.widgets.FileDownload(), visible=False)
 
 
 def _arg(name: str):
+    """A URL query value as text; a value that is not UTF-8 (``?room=%FF``) or too long is
+    ignored with a log line: the page opens as if it were not there."""
     args = getattr(pn.state, "session_args", None) or {}
     v = args.get(name)
-    return v[0].decode() if v else None
+    if not v:
+        return None
+    try:
+        text = v[0].decode()
+    except UnicodeDecodeError:
+        logging.getLogger("dicelab").warning("ignored URL value %s=%r: not UTF-8", name, v[0][:40])
+        return None
+    if len(text) > 200 or any(unicodedata.category(c)[0] == "C" for c in text):
+        logging.getLogger("dicelab").warning("ignored URL value %s=%r", name, text[:40])
+        return None
+    return text
 
 
-class DicelabApp(pn.viewable.Viewer):
+class DicelabApp(NotebookShow, pn.viewable.Viewer):
     """Start screen <-> table in a pmui Page with a settings drawer."""
 
     def __init__(self, records_path=None, prefs: Prefs | None = None, **params):
@@ -422,22 +508,20 @@ class DicelabApp(pn.viewable.Viewer):
         self.records = RecordStore(records_path)
         self.play: Play | None = None
         self.start_screen = StartScreen(on_start=self._start_when_loaded)
+        if self.records.problem:  # a damaged records file was set aside: say so on the page
+            self.start_screen.message = self.records.problem
         self.drawer = SettingsDrawer(self.prefs, self.records)
+        # min-height: the page's scrolling area is a flex column that would otherwise squeeze
+        # a screen taller than the window (its blocks then overlap instead of scrolling)
         self._main = pn.Column(self.start_screen, sizing_mode="stretch_width",
-                               styles={"padding": "4px 10px 16px", "box-sizing": "border-box"})
+                               styles={"padding": "4px 10px 16px", "box-sizing": "border-box",
+                                       "min-height": "max-content"})
         self.keys = KeyBridge(on_key=self.on_key, on_dark=self._on_dark)
-        self._new = pmui.Button(label="New game", variant="outlined", color="light",
-                                size="small", on_click=lambda e: self.show_start())
-        self._rules_btn = pmui.Button(label="Rules", variant="outlined", color="light",
-                                      size="small",
-                                      on_click=lambda e: self.start_screen.show_rules(
-                                          self.play.variant if self.play
-                                          else self.start_screen.variant))
-        self._settings_btn = pmui.Button(label="⚙ Settings", variant="outlined", color="light",
-                                         size="small",
-                                         on_click=lambda e: self.toggle_settings())
-        self._net_btn = pmui.Button(label="Network games", variant="outlined", color="light",
-                                    size="small", on_click=lambda e: self.show_lobby())
+        self._new = _header_button("New game", lambda e: self.show_start())
+        self._rules_btn = _header_button("Rules", lambda e: self.start_screen.show_rules(
+            self.play.variant if self.play else self.start_screen.variant))
+        self._settings_btn = _header_button("⚙ Settings", lambda e: self.toggle_settings())
+        self._net_btn = _header_button("Network games", lambda e: self.show_lobby())
         self._preload = preload()
         from .lobby import SeatKeeper
 
@@ -453,14 +537,13 @@ class DicelabApp(pn.viewable.Viewer):
             pn.state.on_session_destroyed(self._session_gone)
             keep_flushing()  # a page must never stay a message behind (see session.py)
         self.page = pmui.Page(
-            title="dicelab", header=[pmui.FlexBox(self._new, self._net_btn, self._rules_btn,
-                                                self._settings_btn, gap="8px",
-                                                justify_content="flex-end",
-                                                sizing_mode="stretch_width")],
+            title="dicelab", header=[pn.Row(self._new, self._net_btn, self._rules_btn,
+                                          self._settings_btn, margin=0,
+                                          styles={"margin-left": "auto", "gap": "6px"})],
             main=[self._main, self.keys, self.keeper, self.start_screen._rules_slot,
                   self._preload],
             contextbar=[], contextbar_width=340, sidebar=[],
-            theme_toggle=True, raw_css=[PAGE_CSS])
+            theme_toggle=True, raw_css=[PAGE_CSS], stylesheets=[PAGE_THEME_CSS])
         self.page.param.watch(self._dark_theme, "dark_theme")
         _unlink_busy(self.page)
 
@@ -488,6 +571,9 @@ class DicelabApp(pn.viewable.Viewer):
             pn.state.onload(apply)
         else:
             apply()
+
+    def _notebook_text(self) -> str:
+        return "dicelab app" + (f" playing {self.play.game!r}" if self.play else "")
 
     def toggle_settings(self):
         if not self.page.contextbar:  # filled on first use: a closed drawer never reports idle

@@ -13,6 +13,7 @@ from panel.custom import JSComponent
 
 from ..rules.yahtzee import BOXES, LABELS, UPPER
 from . import words
+from .notebook import HTML, NotebookShow
 from .odds_view import fivedice_odds, under40_odds, yahtzee_odds
 from .play import Play
 
@@ -40,7 +41,7 @@ def current_odds(play: Play):
     return memo(play, "odds", lambda: yahtzee_odds(play))
 
 
-class _Base(pn.viewable.Viewer):
+class _Base(NotebookShow, pn.viewable.Viewer):
     play = param.ClassSelector(class_=Play)
 
     def __init__(self, game=None, **params):
@@ -51,6 +52,9 @@ class _Base(pn.viewable.Viewer):
     @property
     def game(self):
         return self.play.game
+
+    def _notebook_text(self) -> str:
+        return f"dicelab {type(self).__name__} of {self.game!r}"
 
 
 # ----- dice --------------------------------------------------------------------------------
@@ -204,7 +208,7 @@ class TurnBanner(_Base):
 
     def __init__(self, game=None, **params):
         super().__init__(game, **params)
-        self._pane = pn.pane.HTML(self._html(), sizing_mode="stretch_width",
+        self._pane = HTML(self._html(), sizing_mode="stretch_width",
                                   stylesheets=[BANNER_CSS], margin=(0, 0, 4, 0))
         self.play.param.watch(lambda *_: setattr(self._pane, "object", self._html()), "tick")
 
@@ -234,9 +238,9 @@ BANNER_CSS = """
 HINT_CSS = """
 .hint { font: 1.05rem/1.45 system-ui, sans-serif; margin: 0; padding: 8px 12px; border-left: 5px solid #1565c0;
   background: rgba(21, 101, 192, .08); border-radius: 4px; }
-.msg { font: 600 1rem system-ui, sans-serif; color: #b71c1c; margin-top: 6px; padding: 6px 12px;
-  border: 2px solid #b71c1c; border-radius: 6px; background: rgba(183, 28, 28, .06); }
-@media (prefers-color-scheme: dark) { .msg { color: #ff8a80; border-color: #ff8a80; } }
+.msg { font: 600 1rem system-ui, sans-serif; color: var(--dl-red, #b71c1c); margin-top: 6px; padding: 6px 12px;
+  border: 2px solid var(--dl-red, #b71c1c); border-radius: 6px; background: rgba(183, 28, 28, .06); }
+@media (prefers-color-scheme: dark) { .msg { color: var(--dl-red, #ff8a80); border-color: var(--dl-red, #ff8a80); } }
 """
 
 
@@ -254,7 +258,7 @@ class HintLine(_Base):
 
     def __init__(self, game=None, **params):
         super().__init__(game, **params)
-        self._pane = pn.pane.HTML(self._html(), sizing_mode="stretch_width",
+        self._pane = HTML(self._html(), sizing_mode="stretch_width",
                                   stylesheets=[HINT_CSS])
         self.play.param.watch(lambda *_: setattr(self._pane, "object", self._html()), "tick")
 
@@ -269,18 +273,31 @@ class HintLine(_Base):
         return self._pane
 
 
+CONTROLS_CSS = """
+.bk-btn { font: 600 1.15rem system-ui, sans-serif; padding: 10px 22px; border-radius: 6px;
+  min-width: 160px; min-height: 48px; }
+.bk-btn-primary { background: #1565c0; border-color: #0d47a1; color: #fff; }
+.bk-btn-success { background: #2e7d32; border-color: #1b5e20; color: #fff; }
+.bk-btn:disabled, .bk-btn[disabled] { opacity: .45; }
+"""
+
+
 class Controls(_Base):
-    """Roll / Roll again / Stand, enabled only when legal."""
+    """Roll / Roll again / Stand, enabled only when legal.
+
+    Bokeh's own buttons, not Material UI's: their ``disabled`` changes in the same update as the
+    banner, while a React button re-rendered 0.1-0.4 s later (about a second on a phone), so
+    "YOUR TURN" showed above a Roll button that still looked and acted disabled."""
 
     def __init__(self, game=None, **params):
         super().__init__(game, **params)
-        self._roll = pmui.Button(label="Roll", variant="contained", color="primary",
-                                 size="large", on_click=lambda e: self.play.roll(),
-                                 sx={"fontSize": "1.15rem", "minWidth": "190px"})
-        self._stand = pmui.Button(label="Stand (0)", variant="contained", color="secondary",
-                                  size="large", on_click=lambda e: self.play.stand(),
-                                  sx={"fontSize": "1.15rem", "minWidth": "160px"},
-                                  visible=self.play.variant != "yahtzee")
+        self._roll = pn.widgets.Button(label="Roll", color="primary",
+                                       stylesheets=[CONTROLS_CSS], margin=(4, 12, 4, 0))
+        self._roll.on_click(lambda e: self.play.roll())
+        self._stand = pn.widgets.Button(label="Stand (0)", color="success",
+                                        stylesheets=[CONTROLS_CSS], margin=(4, 12, 4, 0),
+                                        visible=self.play.variant != "yahtzee")
+        self._stand.on_click(lambda e: self.play.stand())
         self._refresh()
         self.play.param.watch(self._refresh, "tick")
 
@@ -302,8 +319,7 @@ class Controls(_Base):
         self._stand.param.update(label=stand, disabled=not p.can_stand)
 
     def __panel__(self):
-        return pmui.FlexBox(self._roll, self._stand, gap="12px", flex_wrap="wrap",
-                          sizing_mode="stretch_width")
+        return pn.FlexBox(self._roll, self._stand, flex_wrap="wrap", sizing_mode="stretch_width")
 
 
 # ----- scoreboard ----------------------------------------------------------------------------
@@ -351,7 +367,7 @@ def scoreboard_html(play: Play, records=None) -> str:
             else:
                 s = g.status(i)
                 bits = ["opened ✓" if s["opened"] else "not opened —"]
-                if s["on_barrel"]:
+                if s["on_barrel"] and not g.is_over:  # attempts left mean nothing after a win
                     bits.append(f"🛢 barrel {s['barrel_attempts_left']}/"
                                 f"{g.config.barrel_attempts} left")
                 elif s["pit"]:
@@ -416,7 +432,7 @@ class Scoreboard(_Base):
         super().__init__(game, **params)
         if self.records is None:
             self.records = getattr(self.play, "records", None)
-        self._pane = pn.pane.HTML(self._html(), sizing_mode="stretch_width",
+        self._pane = HTML(self._html(), sizing_mode="stretch_width",
                                   stylesheets=[BOARD_CSS])
         self.play.param.watch(self._update, "tick")
         if self.records is not None:
@@ -485,22 +501,27 @@ class ScoreCard(_Base):
 
 # ----- history -------------------------------------------------------------------------------
 HISTORY_CSS = """
-ol.history { list-style: none; margin: 0; padding: 0; max-height: 260px; overflow-y: auto; font: .95rem/1.4 system-ui, sans-serif; }
-ol.history li { padding: 3px 6px; border-bottom: 1px solid rgba(127,127,127,.25); overflow-wrap: anywhere; }
-ol.history li.bust, ol.history li.bolt, ol.history li.fall, ol.history li.penalty { color: #c62828; }
+ol.history, ol.earlier { list-style: none; margin: 0; padding: 0; font: .95rem/1.4 system-ui, sans-serif; }
+details.more summary { cursor: pointer; padding: 4px 6px; font: 600 .9rem system-ui, sans-serif; }
+ol.history li, ol.earlier li { padding: 3px 6px; border-bottom: 1px solid rgba(127,127,127,.25); overflow-wrap: anywhere; }
+ol.history li.bust, ol.history li.bolt, ol.history li.fall, ol.history li.penalty,
+ol.earlier li.bust, ol.earlier li.bolt, ol.earlier li.fall, ol.earlier li.penalty { color: var(--dl-red, #c62828); }
 ol.history li.stand, ol.history li.stop, ol.history li.score, ol.history li.round_won, ol.history li.win { font-weight: 600; }
-@media (prefers-color-scheme: dark) { ol.history li.bust, ol.history li.bolt, ol.history li.fall, ol.history li.penalty { color: #ff8a80; } }
+@media (prefers-color-scheme: dark) { ol.history li.bust, ol.history li.bolt, ol.history li.fall, ol.history li.penalty,
+  ol.earlier li.bust, ol.earlier li.bolt, ol.earlier li.fall, ol.earlier li.penalty { color: var(--dl-red, #ff8a80); } }
 """
 
 
 class History(_Base):
-    """The turn history, newest first."""
+    """The turn history, newest first: the latest ``shown`` events in full (a box that scrolls
+    cuts its last line), the older ones folded under "Earlier"."""
 
     limit = param.Integer(default=60)
+    shown = param.Integer(default=8)
 
     def __init__(self, game=None, **params):
         super().__init__(game, **params)
-        self._pane = pn.pane.HTML(self._html(), sizing_mode="stretch_width",
+        self._pane = HTML(self._html(), sizing_mode="stretch_width",
                                   stylesheets=[HISTORY_CSS])
         self.play.param.watch(lambda *_: setattr(self._pane, "object", self._html()), "tick")
 
@@ -508,9 +529,13 @@ class History(_Base):
         items = self.game.history[-self.limit:][::-1]
         icons = {"bust": "✗ ", "bolt": "⚡ ", "stand": "✓ ", "stop": "✓ ", "win": "★ ",
                  "round_won": "★ ", "score": "✎ ", "barrel": "🛢 ", "fall": "↓ "}
-        lis = "".join(f"<li class='{esc(e.kind)}'>{icons.get(e.kind, '')}{esc(e.text)}</li>"
-                      for e in items)
-        return f"<ol class='history' aria-label='Turn history'>{lis}</ol>"
+        lis = [f"<li class='{esc(e.kind)}'>{icons.get(e.kind, '')}{esc(e.text)}</li>"
+               for e in items]
+        out = f"<ol class='history' aria-label='Turn history'>{''.join(lis[:self.shown])}</ol>"
+        if len(lis) > self.shown:
+            out += (f"<details class='more'><summary>Earlier ({len(lis) - self.shown})</summary>"
+                    f"<ol class='earlier'>{''.join(lis[self.shown:])}</ol></details>")
+        return out
 
     def __panel__(self):
         return self._pane

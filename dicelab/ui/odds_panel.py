@@ -10,21 +10,23 @@ from bokeh.plotting import figure
 
 from ..rules.yahtzee import BOXES, LABELS
 from .components import _Base, current_odds
+from .notebook import HTML
 from .odds_view import FiveDiceOdds, Under40Odds, YahtzeeOdds
 from .words import num, pct
 
 esc = html.escape
 HI, LO, BUST, GOOD = "#1565c0", "#90a4ae", "#c62828", "#2e7d32"
+BUST_ON_DARK = "#ff8a80"
 
 ODDS_CSS = """
 .odds { font: 1rem/1.45 system-ui, sans-serif; }
 .odds dl { display: grid; grid-template-columns: auto auto; gap: 2px 14px; margin: 0; }
 .odds dt { opacity: .9; } .odds dd { margin: 0; text-align: right; font-weight: 700; font-variant-numeric: tabular-nums; }
-.odds .best { color: #2e7d32; } .odds .na { font-style: italic; opacity: .8; }
+.odds .best { color: var(--dl-green, #2e7d32); } .odds .na { font-style: italic; opacity: .8; }
 .odds table { border-collapse: collapse; width: 100%; font-size: .92rem; }
 .odds th, .odds td { padding: 2px 6px; text-align: right; border-bottom: 1px solid rgba(127,127,127,.3); }
 .odds th:first-child, .odds td:first-child { text-align: left; }
-@media (prefers-color-scheme: dark) { .odds .best { color: #81c784; } }
+@media (prefers-color-scheme: dark) { .odds .best { color: var(--dl-green, #81c784); } }
 """
 
 
@@ -47,7 +49,7 @@ class OddsPanel(_Base):
     def __init__(self, game=None, **params):
         super().__init__(game, **params)
         v = self.play.variant
-        self._text = pn.pane.HTML("", sizing_mode="stretch_width", stylesheets=[ODDS_CSS])
+        self._text = HTML("", sizing_mode="stretch_width", stylesheets=[ODDS_CSS])
         self._chart = None
         if v in ("bones", "thousand"):
             self._src = ColumnDataSource(dict(x=["1", "2", "3", "4", "5"], y=[0.0] * 5,
@@ -106,10 +108,13 @@ class OddsPanel(_Base):
         """Label colours that read on the light and the dark page."""
         if self._fig is None:
             return
-        color = "#e8e8e8" if self.play.prefs.dark else "#222222"
+        dark = self.play.prefs.dark
+        color = "#e8e8e8" if dark else "#222222"
         for r in self._fig.center:
             if isinstance(r, LabelSet) or (isinstance(r, Label) and r.text == "40"):
                 r.text_color = color
+            elif isinstance(r, Label) and r.text.startswith("BUST"):
+                r.text_color = BUST_ON_DARK if dark else BUST  # AA contrast on either page
 
     # ----- per variant -----------------------------------------------------------------------
     def _refresh(self, *_):
@@ -125,6 +130,8 @@ class OddsPanel(_Base):
                 self._src.data = {k: [] for k in self._src.data}
             self._text.object = (f"<div class='odds' data-testid='odds'><p class='na'>"
                                  f"{esc(str(odds))}</p></div>")
+        if self._chart is not None:  # no empty chart frame when there are no odds to draw
+            self._chart.visible = isinstance(odds, (FiveDiceOdds, Under40Odds, YahtzeeOdds))
 
     def _five(self, o: FiveDiceOdds):
         ro = o.readout

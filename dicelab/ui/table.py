@@ -12,6 +12,7 @@ import param
 from .coach_view import CoachView
 from .components import (Controls, DiceTray, HintLine, History, ScoreCard, Scoreboard,
                          TurnBanner)
+from .notebook import NotebookShow
 from .odds_panel import OddsPanel
 from .play import Play
 from .words import settings_title
@@ -21,7 +22,7 @@ def rules_title(game) -> str:
     return settings_title(game.variant, game.config)
 
 
-class Table(pn.viewable.Viewer):
+class Table(NotebookShow, pn.viewable.Viewer):
     """Banner, dice, controls, hint, history | scoreboard, odds."""
 
     play = param.ClassSelector(class_=Play)
@@ -35,12 +36,17 @@ class Table(pn.viewable.Viewer):
                            styles={"padding": "10px"}),
                 pmui.Paper(OddsPanel(play=p), sizing_mode="stretch_width",
                            styles={"padding": "10px"})]
-        if p.variant == "yahtzee":
-            left.append(pmui.Paper(ScoreCard(play=p), sizing_mode="stretch_width",
-                                   styles={"padding": "8px"}))
-        left.append(pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>History</h3>", margin=0),
-                               History(play=p), sizing_mode="stretch_width",
-                               styles={"padding": "10px"}))
+        # Yahtzee: the last few events above the 13-row card, so what a computer just did is
+        # in sight without scrolling
+        short = p.variant == "yahtzee"
+        history = pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>History</h3>", margin=0),
+                             History(play=p, **({"shown": 4} if short else {})),
+                             sizing_mode="stretch_width", styles={"padding": "10px"})
+        if short:
+            left += [history, pmui.Paper(ScoreCard(play=p), sizing_mode="stretch_width",
+                                         styles={"padding": "8px"})]
+        else:
+            left.append(history)
         return pmui.FlexBox(
             pn.Column(*left, sizing_mode="stretch_width",
                       styles={"flex": "2 1 520px", "min-width": "0"}),

@@ -29,6 +29,14 @@ def possessive(name: str) -> str:
     return "your" if name.lower() == "you" else f"{name}'s"
 
 
+def shown_name(play, seat: int) -> str:
+    """"You" for the seat this browser holds in a network game (its name is the player's own,
+    "Bob"), else the seat's name."""
+    if seat is not None and getattr(play, "seat", None) == seat:
+        return "You"
+    return play.game.seats[seat].name
+
+
 def seat_label(play, seat: int) -> str:
     s = play.game.seats[seat]
     strategy = getattr(s.player, "strategy", None) or s.strategy
@@ -44,14 +52,14 @@ def banner(play) -> tuple[str, str, str]:
         win = g.winners
         if not win:
             return "GAME OVER", "", "over"
-        names = " and ".join(g.seats[i].name for i in win)
+        names = " and ".join(shown_name(play, i) for i in win)
         totals = g.totals()
         if len(win) > 1:
             return f"{names.upper()} TIE", f"with {num(totals[win[0]])} each", "over"
         verb = "WIN" if names.lower() == "you" else "WINS"
         return f"{names.upper()} {verb}", f"with {num(totals[win[0]])}", "over"
     seat = st.current
-    name = g.seats[seat].name
+    name = shown_name(play, seat)
     head = f"{possessive(name)} turn".upper()
     kind = "you" if play.is_mine(seat) else "cpu"
     if play.is_computer(seat):
@@ -84,11 +92,13 @@ def game_over(play) -> str:
     totals = g.totals()
     if not win:
         return "Game over. Start another with New game."
-    names = " and ".join(g.seats[i].name for i in win)
+    names = " and ".join(shown_name(play, i) for i in win)
+    again = ("Play again (same seats) starts a rematch in this room."
+             if getattr(play, "room", None) is not None else "Play again with New game.")
     if len(win) > 1:
-        return f"Game over: {names} tie with {num(totals[win[0]])}. Play again with New game."
+        return f"Game over: {names} tie with {num(totals[win[0]])}. {again}"
     verb = "win" if names.lower() == "you" else "wins"
-    return f"Game over: {names} {verb} with {num(totals[win[0]])}. Play again with New game."
+    return f"Game over: {names} {verb} with {num(totals[win[0]])}. {again}"
 
 
 def _you(play, seat: int) -> tuple[str, str]:
@@ -187,7 +197,8 @@ def alert_html(message: str) -> str:
     """A refusal or error as the page shows it (escaped; empty when there is none)."""
     from html import escape
 
-    return (f"<div role='alert' style='color:#b71c1c;font-weight:600'>⚠ {escape(message)}</div>"
+    return (f"<div role='alert' style='color:var(--dl-red, #b71c1c);font-weight:600'>⚠ "
+            f"{escape(message)}</div>"
             if message else "")
 
 
@@ -196,6 +207,23 @@ def apply_preset(event) -> None:
     values = event.obj.PRESETS.get(event.new, {})
     if values:
         event.obj.param.update(**values)
+
+
+def settings_lines(settings) -> list[str]:
+    """Each rules setting as a person reads it: "Choose keepers: no", "Pits: 200-300, 600-700"."""
+    out = []
+    for name in settings.names():
+        v = getattr(settings, name)
+        if isinstance(v, bool):
+            text = "yes" if v else "no"
+        elif name == "pits":
+            text = ", ".join(f"{lo:,}-{hi:,}" for lo, hi in v) or "none"
+        elif isinstance(v, int):
+            text = f"{v:,}"
+        else:
+            text = str(v)
+        out.append(f"{settings.param[name].label}: {text}")
+    return out
 
 
 def settings_title(v: str, c) -> str:

@@ -204,7 +204,8 @@ ROOM_SNAP = DEEP + """
   return {bar: text(bar), seats: seats ? [...seats.querySelectorAll('li')].map(text) : null,
           tick: tray ? Number(tray.dataset.tick) : -1, dice, rows,
           banner: text(banner),
-          history: hist ? [...hist.querySelectorAll('li')].map(text) : [],
+          history: hist ? [...hist.getRootNode().querySelectorAll('ol.history li, ol.earlier li')]
+            .map(text) : [],
           alerts: deep('[role=alert]').map(text).filter(Boolean)};
 })()
 """
@@ -237,20 +238,25 @@ class RoomApp(App):
         return self
 
     def short_rules(self, **steps: int):
-        """Open "Rules settings for the new game" and put each slider (its label, spaces as
-        underscores) that many steps above its minimum: ``short_rules(Target=2)``."""
-        first = self.page.get_by_role("slider", name=next(iter(steps)).replace("_", " "))
+        """Open "Rules settings for the new game" and type into each Bones number field (its
+        label, spaces as underscores) its minimum plus that many steps: ``short_rules(Target=2)``
+        (bounds and steps from the Settings model)."""
+        from dicelab.settings import BonesSettings
+
+        params = {BonesSettings.param[n].label: BonesSettings.param[n]
+                  for n in BonesSettings.names()}
+        first = self.page.get_by_label(next(iter(steps)).replace("_", " "), exact=True).first
         if not first.is_visible():
             self.page.get_by_text("Rules settings for the new game").click()
         for label, n in steps.items():
-            s = self.page.get_by_role("slider", name=label.replace("_", " "))
-            s.focus()
-            s.press("Home")
-            for _ in range(n):
-                s.press("ArrowRight")
-            want = float(s.get_attribute("min")) + n * float(s.get_attribute("step") or 1)
-            self.page.wait_for_function("([el, v]) => Number(el.value) === v",
-                                        arg=[s.element_handle(), want])
+            par = params[label.replace("_", " ")]
+            value = par.bounds[0] + n * (par.step or 1)
+            box = self.page.get_by_label(label.replace("_", " "), exact=True).first
+            box.click()
+            box.press("Control+A")
+            box.type(str(value))
+            box.press("Tab")
+            expect(box).to_have_value(re.compile("^" + r"[,\s\u202f]?".join(str(value)) + "$"))
 
     def choose_variant(self, title: str):
         """Pick the new game's variant in the "Game" select (its menu items are list items)."""

@@ -1,7 +1,8 @@
 """Screenshots of each variant for the README: ``python -m tests.ui.make_screenshots``.
 
 Serves the app, plays a few seeded moves of each variant in headless Chromium and writes
-docs/screenshots/<variant>.png (palette-reduced to stay small).
+docs/screenshots/<variant>.png, and <variant>-phone.png at 390x844 (palette-reduced to stay
+small). ``--phone`` makes only the phone ones.
 """
 from __future__ import annotations
 
@@ -37,8 +38,12 @@ def main() -> int:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            for variant, (title, seed, keys) in PLAYS.items():
-                page = browser.new_page(viewport={"width": 1200, "height": 860})
+            sizes = [("-phone", 390, 844)]
+            if "--phone" not in sys.argv:
+                sizes.insert(0, ("", 1200, 860))
+            for (suffix, width, height), (variant, (title, seed, keys)) in (
+                    (s, p) for s in sizes for p in PLAYS.items()):
+                page = browser.new_page(viewport={"width": width, "height": height})
                 app = App(page, server, pace=0.6).open()
                 if variant != "bones":
                     app.choose(title)
@@ -50,7 +55,7 @@ def main() -> int:
                     page.keyboard.press(key)
                     app.wait_tick(old)
                 page.wait_for_timeout(700)  # after the roll animation
-                path = OUT / f"{variant}.png"
+                path = OUT / f"{variant}{suffix}.png"
                 page.screenshot(path=str(path))
                 shrink(path)
                 print(path, path.stat().st_size // 1024, "KiB")

@@ -9,7 +9,7 @@ import dicelab
 from dicelab.games.base import evolve
 from dicelab.ui import (Controls, DiceTray, HintLine, History, OddsPanel, Play, RecordStore,
                         Scoreboard, ScoreCard, TurnBanner, create_app)
-from dicelab.ui.app import StartScreen, SwitchPlayer
+from dicelab.ui.app import DicelabApp, StartScreen, SwitchPlayer
 from dicelab.ui.components import card_description, hint_text, scoreboard_html, tray_description
 
 
@@ -271,7 +271,8 @@ def test_create_app_gives_a_page(tmp_path, monkeypatch):
     import panel_material_ui as pmui
 
     assert isinstance(page, pmui.Page)
-    assert isinstance(dicelab.app(), pmui.Page)
+    app = dicelab.app()  # the app object: a notebook shows it, Python can start its games
+    assert isinstance(app, DicelabApp) and isinstance(app.__panel__(), pmui.Page)
 
 
 def test_pages_do_not_follow_the_servers_busy_flag(tmp_path, monkeypatch):
@@ -288,3 +289,78 @@ def test_pages_do_not_follow_the_servers_busy_flag(tmp_path, monkeypatch):
     pages = [create_app() for _ in range(3)]
     assert watchers() == before
     assert not any(p.busy for p in pages)
+
+
+# ----- issue 13: settings that say why, words, the end of a game -------------------------------
+def test_thousand_win_leaves_no_barrel_attempts_on_the_board():
+    game = dicelab.new_game("thousand", ["Ann", "Bob"], seed=1)
+    set_state(game, totals=(1000, 0), on_board=(True, True), on_barrel=(True, False),
+              barrel_turns=(1, 0), winner=0, phase="over")
+    html = scoreboard_html(Play(game))
+    assert "★ winner" in html and "barrel" not in html
+
+
+def test_odds_chart_is_hidden_when_there_are_no_odds():
+    game = dicelab.new_game("bones", ["Ann"], seed=1)
+    play = Play(game)
+    odds = OddsPanel(play=play)
+    assert odds._chart.visible
+    set_state(game, phase="over", winner=0)
+    play.tick += 1
+    assert not odds._chart.visible
+
+
+def test_history_shows_the_latest_whole_and_folds_the_rest():
+    game = dicelab.new_game("bones", ["Ann", "Bob"], seed=3)
+    for _ in range(12):
+        game.apply(dicelab.Roll() if game.state.phase == "roll" or not game.legal_actions()
+                   else game.legal_actions()[-1])
+    h = History(play=Play(game))
+    html = h._html()
+    assert "max-height" not in html
+    shown = html.split("<details")[0]
+    assert shown.count("<li") == h.shown
+    assert f"Earlier ({len(game.history) - h.shown})" in html
+
+
+def test_settings_form_refuses_with_a_message_and_keeps_the_game():
+    from dicelab.ui.settings_form import SettingsForm
+
+    s = StartScreen()
+    s._draw_settings()
+    form = s.forms["bones"]
+    form._fields["target"].value = 300          # below the bounds: a message, no traceback
+    assert "Target must be at least 500" in form._fields["target"].helper_text
+    assert form._fields["target"].error_state and s.settings["bones"].target == 10_000
+    assert s.start() is None and "Target must be at least 500" in s.message
+    form._fields["target"].value = 1500
+    assert not form.problem and s.build_game().config.target == 1500
+    # Thousand's pits: ranges with their own fields; a barrel inside a pit is refused
+    t = dicelab.settings.ThousandSettings()
+    f = SettingsForm(t)
+    low, high = f._pit_rows[1]
+    high.value = 900
+    assert "barrel (880) may not be inside the pit 600-900" in f.problem
+    assert t.pits == [(200, 300), (600, 700)]
+    high.value = 750
+    assert not f.problem and t.pits == [(200, 300), (600, 750)]
+    f.remove_pit(0)
+    assert t.pits == [(600, 750)] and len(f._pit_rows) == 1
+    f.add_pit()                                 # 850-950 would hold the barrel
+    assert "barrel" in f.problem and t.pits == [(600, 750)]
+    f._fields["barrel"].value = 970
+    f.add_pit()
+    assert t.pits == [(600, 750), (850, 950)] and not f.problem
+
+
+def test_drawer_says_the_rules_in_words(tmp_path):
+    from dicelab.ui.app import SettingsDrawer
+    from dicelab.ui.play import Prefs
+
+    game = dicelab.new_game("bones", ["Ann"], seed=1)
+    drawer = SettingsDrawer(Prefs(), RecordStore(tmp_path / "r.sqlite3"), play=Play(game))
+    text = " ".join(str(getattr(o, "object", "")) for o in drawer._game_box.objects)
+    assert "Choose keepers: no" in text and "Min on board: 600" in text
+    assert "choose_keepers" not in text
+    records = " ".join(str(getattr(o, "object", "")) for o in drawer._records_box.objects)
+    assert str(tmp_path) not in records

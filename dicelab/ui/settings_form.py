@@ -1,0 +1,193 @@
+"""The rules settings of a variant as a form: a field per setting, Thousand's pits as ranges with
+their own fields. The Settings model is the only judge: a value it refuses is shown with the
+reason next to its field, and the settings keep their last good value (so does a game started
+from them)."""
+from __future__ import annotations
+
+import re
+
+import panel as pn
+import panel_material_ui as pmui
+import param
+
+from ..errors import RuleError
+from ..settings import Settings
+
+MAX_PITS = 6
+
+
+def _plain(message: str, settings: Settings) -> str:
+    """param's wording ("Integer parameter 'BonesSettings.target' must be at least 500, not
+    300.") in the field's words ("Target must be at least 500, not 300.")."""
+    def label(m):
+        name = m.group(1)
+        return settings.param[name].label.lower() if name in settings.param else name
+    message = re.sub(r"^\w+ setting: ", "", message)
+    message = re.sub(r"\w+ parameter '\w+\.(\w+)'", label, message)
+    for name in settings.names():  # "min_on_board" -> "Min on board"
+        message = re.sub(rf"\b{name}\b", settings.param[name].label.lower(), message)
+    return message[:1].upper() + message[1:]
+
+
+class SettingsForm(pn.viewable.Viewer):
+    """Fields for one Settings object; ``problem`` is the first refusal still shown ("" when the
+    form holds only accepted values)."""
+
+    problem = param.String(default="")
+
+    def __init__(self, settings: Settings, **params):
+        super().__init__(**params)
+        self.settings = settings
+        self._errors: dict[str, str] = {}
+        self._fields: dict[str, pn.viewable.Viewable] = {}
+        self._pit_rows: list[tuple] = []
+        self._syncing = False
+        self._pits_box = pn.Column(sizing_mode="stretch_width", margin=0)
+        self._pits_msg = pn.pane.HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        self._add_pit = pmui.Button(label="+ Add a pit", variant="outlined", size="small",
+                                    on_click=lambda e: self.add_pit())
+        items = []
+        for name in settings.names():
+            if name == "pits":
+                items.append(self._pits_panel())
+                continue
+            w = self._widget(name)
+            self._fields[name] = w
+            w.param.watch(lambda e, n=name: self._typed(n, e.new), "value")
+            items.append(w)
+        self._layout = pn.Column(*items, sizing_mode="stretch_width", margin=0)
+        settings.param.watch(self._follow, settings.names())
+
+    # ----- widgets ---------------------------------------------------------------------------
+    def _widget(self, name: str):
+        par = self.settings.param[name]
+        value = getattr(self.settings, name)
+        doc = par.doc or ""
+        if isinstance(par, param.Boolean):
+            return pmui.Checkbox(label=par.label, value=value, description=doc)
+        if isinstance(par, param.Selector):
+            return pmui.Select(label=par.label, options=list(par.objects), value=value,
+                               description=doc, sizing_mode="stretch_width", max_width=360)
+        # no start/end: whatever is typed reaches the model, which says what is wrong with it
+        return pmui.IntInput(label=par.label, value=value, step=par.step or 1, description=doc,
+                             sizing_mode="stretch_width", max_width=360)
+
+    def _pits_panel(self):
+        doc = self.settings.param["pits"].doc
+        self._draw_pits()
+        return pn.Column(
+            pn.pane.HTML(f"<div style='font:600 .95rem system-ui,sans-serif;margin-top:6px'>Pits"
+                         f"</div><small>{pn.util.escape(doc)}</small>", margin=(5, 5, 0, 5),
+                         sizing_mode="stretch_width"),
+            self._pits_box, self._pits_msg, self._add_pit, sizing_mode="stretch_width",
+            margin=0)
+
+    def _draw_pits(self):
+        rows, objs = [], []
+        for i, (low, high) in enumerate(self.settings.pits):
+            lo = pmui.IntInput(label=f"Pit {i + 1} from", value=int(low), step=5, width=130)
+            hi = pmui.IntInput(label=f"Pit {i + 1} to", value=int(high), step=5, width=130)
+            rm = pmui.Button(label=f"Remove pit {i + 1}", variant="text", color="error",
+                             size="small", on_click=lambda e, i=i: self.remove_pit(i))
+            for w in (lo, hi):
+                w.param.watch(lambda e, w=w: self._pit_typed(w), "value")
+            rows.append((lo, hi))
+            objs.append(pn.FlexBox(lo, hi, rm, align_items="center", flex_wrap="wrap",
+                                   sizing_mode="stretch_width", margin=0))
+        self._pit_rows = rows
+        self._pits_box.objects = objs
+        self._add_pit.disabled = len(rows) >= MAX_PITS
+
+    # ----- checking --------------------------------------------------------------------------
+    def _accept(self, changes: dict) -> str:
+        """Apply ``changes`` if the model takes them with the current settings; else the reason."""
+        s = self.settings
+        data = {**s.to_dict(), **changes}
+        if "preset" in changes and changes["preset"] != getattr(s, "preset", None):
+            data.update(s.PRESETS.get(changes["preset"], {}))  # a new preset brings its values
+        try:
+            good = type(s).from_dict(data)
+        except RuleError as exc:
+            return _plain(str(exc), s)
+        new = {n: getattr(good, n) for n in s.names() if getattr(good, n) != getattr(s, n)}
+        if new:
+            s.param.update(**new)
+        return ""
+
+    def _shown(self) -> dict:
+        out = {n: w.value for n, w in self._fields.items()}
+        if self._pit_rows:
+            out["pits"] = [(lo.value, hi.value) for lo, hi in self._pit_rows]
+        elif "pits" in self.settings.param:
+            out["pits"] = []
+        return out
+
+    def _typed(self, name: str, value):
+        if self._syncing:
+            return
+        if value is None:
+            self._mark(name, "Type a whole number.")
+            return
+        # everything shown at once (fields fixed together), else this field alone
+        if self._accept(self._shown()) == "":
+            for key in list(self._errors):
+                self._mark(key, "")
+            return
+        self._mark(name, self._accept({name: value}))
+
+    def _pit_typed(self, widget):
+        if self._syncing:
+            return
+        pits = [(lo.value, hi.value) for lo, hi in self._pit_rows]
+        if any(v is None for pit in pits for v in pit):
+            message = "Type a whole number in every pit field."
+        else:
+            message = self._accept({"pits": pits})
+        for lo, hi in self._pit_rows:
+            for w in (lo, hi):
+                w.error_state = bool(message) and w is widget
+        self._mark("pits", message)
+
+    def add_pit(self):
+        pits = list(self.settings.pits)
+        if len(pits) >= MAX_PITS:
+            return
+        low = max((h for _, h in pits), default=0) + 100
+        self._mark("pits", self._accept({"pits": pits + [(low, low + 100)]}))
+
+    def remove_pit(self, i: int):
+        pits = [p for j, p in enumerate(self.settings.pits) if j != i]
+        self._mark("pits", self._accept({"pits": pits}))
+
+    def _mark(self, key: str, message: str):
+        if message:
+            self._errors[key] = message
+        else:
+            self._errors.pop(key, None)
+        if key == "pits":
+            self._pits_msg.object = (f"<div role='alert' style='color:var(--dl-red, #b71c1c);"
+                                     f"font-weight:600'>⚠ {pn.util.escape(message)}</div>"
+                                     if message else "")
+        elif key in self._fields:
+            w = self._fields[key]
+            if "error_state" in w.param and not isinstance(w, pmui.Checkbox):
+                w.param.update(error_state=bool(message), helper_text=message)
+        self.problem = next(iter(self._errors.values()), "")
+
+    # ----- following the model (presets, pits added or removed) ------------------------------
+    def _follow(self, *events):
+        self._syncing = True
+        try:
+            for e in events:
+                if e.name == "pits":
+                    shown = [(lo.value, hi.value) for lo, hi in self._pit_rows]
+                    if shown != [tuple(p) for p in e.new]:  # not while typing in a pit field
+                        self._draw_pits()
+                elif e.name in self._fields and self._fields[e.name].value != e.new:
+                    self._fields[e.name].value = e.new
+                    self._mark(e.name, "")
+        finally:
+            self._syncing = False
+
+    def __panel__(self):
+        return self._layout
