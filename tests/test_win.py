@@ -209,3 +209,65 @@ def test_default_table():
     t = win.table("bones", progress=False)
     assert 0.5 < t.start_chance() < 0.6
     assert t.W.min() >= t.w_floor
+
+
+# ----- command line ------------------------------------------------------------------------------
+def test_cli_win_json(capsys, tmp_path, monkeypatch):
+    import json
+
+    from dicelab.cli import main
+
+    monkeypatch.setattr(win, "cache_dir", lambda: tmp_path)
+    argv = ["odds", "bones", "--win", "--banked", "600", "--opponent", "950", "--turn-total",
+            "400", "--dice", "2", "--target", "1000", "--min-on-board", "300", "--json"]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    t = win.table("bones", progress=False, cache=tmp_path, target=1000, min_on_board=300)
+    r = t.readout(600, 950, 400, 2)
+    assert out["win_chance"] == r.win_chance and out["decision"] == "roll"
+    assert out["stand_win_chance"] == r.stand_win_chance < out["roll_win_chance"]
+    # a turn's start: standing is not allowed -> null
+    assert main(argv[:7] + ["--target", "1000", "--min-on-board", "300", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["stand_win_chance"] is None and out["win_chance"] == t.W[12, 19]
+    assert main(argv[:-1]) == 0
+    assert "-> " in capsys.readouterr().out.replace("->  ", "-> ")
+
+
+@pytest.mark.parametrize("argv", [["odds", "thousand", "--win", "--opponent", "0"],
+                                  ["odds", "bones", "--win"],
+                                  ["odds", "bones", "--opponent", "50"],
+                                  ["odds", "bones", "--win", "--opponent", "75"]])
+def test_cli_win_refuses(argv, capsys, tmp_path, monkeypatch):
+    from dicelab.cli import main
+
+    monkeypatch.setattr(win, "cache_dir", lambda: tmp_path)
+    assert main(argv + ["--target", "1000"]) != 0
+    assert "dicelab:" in capsys.readouterr().err
+
+
+# ----- estimates by play-outs ----------------------------------------------------------------------
+def test_playout_estimate_agrees_with_the_table(tmp_path, monkeypatch):
+    """Two `winning` seats: the play-out estimate of the first player's chance holds the exact
+    table value in its interval; three seats give chances summing to one."""
+    from dicelab.games import new_game
+    from dicelab.players import make_player
+
+    monkeypatch.setattr(win, "cache_dir", lambda: tmp_path)
+    g = new_game("bones", seats=[("A", make_player("bones", "winning")),
+                                 ("B", make_player("bones", "winning"))],
+                 seed=5, target=500, min_on_board=50)
+    t = win.table(g.config, progress=False)
+    st = g.state
+    exact = t.start_chance(st.totals[st.current], st.totals[1 - st.current])
+    e = duels.estimate(g, n=600, seed=2)
+    lo, hi = e.intervals[st.current]
+    assert lo <= exact <= hi and e.playouts == 600
+    e2 = duels.estimate(g, n=100, seed=3, wins=np.array(e.chances) * 600, done=600)
+    assert e2.playouts == 700
+    g3 = new_game("bones", seats=["me", ("C", make_player("bones", "chicken")),
+                                  ("G", make_player("bones", "gambler"))],
+                  seed=1, target=1000, min_on_board=50)
+    e3 = duels.estimate(g3, n=60, seed=4)
+    assert abs(sum(e3.chances) - 1) < 1e-12 and e3.to_dict()["estimate"] is True
+    assert g3.version == 0 and len(g3.history) == 1   # the game itself is untouched
