@@ -555,6 +555,40 @@ def table(rules: Any = "bones", progress: bool = True,
     return t
 
 
+_BUILDING: dict[str, Any] = {}
+
+
+def table_if_ready(rules: Any = "bones", **over) -> WinTable | None:
+    """The table if it is in memory or in the cache folder; otherwise None, after starting
+    one build in a separate process (so a web page never waits for it, nor shares its CPU
+    time with the page's thread); a later call finds the file it writes. Environment
+    ``DICELAB_WIN_BUILD=off``: no build is started."""
+    import subprocess
+    import sys
+
+    r = win_rules(rules, **over)
+    folder = cache_dir()
+    mem_key = f"{r.key}@{folder}"
+    if mem_key in _MEMORY:
+        return _MEMORY[mem_key]
+    path = folder / f"win-{r.key}.npz"
+    proc = _BUILDING.get(mem_key)
+    if path.exists() and (proc is None or proc.poll() is not None):
+        t = _load(path, r)
+        if t is not None:
+            _MEMORY[mem_key] = t
+            return t
+    if proc is None and os.environ.get("DICELAB_WIN_BUILD") != "off":
+        # one attempt per process: a failed build is not retried in a loop
+        code = ("from dicelab.odds import win; "
+                f"win.table(win.WinRules({r.preset!r}, {r.choose_keepers!r}, {r.min_on_board!r}, "
+                f"{r.target!r}), progress=False)")
+        _BUILDING[mem_key] = subprocess.Popen([sys.executable, "-c", code],
+                                              stdout=subprocess.DEVNULL,
+                                              stderr=subprocess.DEVNULL)
+    return None
+
+
 def _new(r: WinRules, progress: bool) -> WinTable:
     W, final, _sweeps, w_floor = _build(r, progress)
     return WinTable(r, W, final, w_floor)
