@@ -303,6 +303,11 @@ def run(variant, players, games, turns, seed, progress, settings):
                          "mean_turn_score_ci": [lo, hi], "bust_rate": float(np.mean(x == 0))})
             samples[spec] = x
         return LabResult(variant, "turns", turns, seed, rows, samples)
+    if variant == "bones" and len(players) == 2 and any(p.split(":")[0] == "winning"
+                                                        for p in players):
+        from ..odds import win
+
+        win.table(cfg, progress=progress)   # built once here, with its progress bar
     pols = None
     if not keepers and (variant == "bones" or "optimal" not in players):
         # (Thousand's optimal policy depends on the score: it plays through the models)

@@ -146,6 +146,10 @@ class WinningPlayer(param.Parameterized):
     points-optimal turn with Bones' endgame sense (roll on in a final turn until ahead)."""
 
     spec = "winning"
+    wait = param.Boolean(default=True, doc=(
+        "Build a missing win table before the first move (seconds to a minute once per "
+        "settings; then cached). Off (the app): play `optimal` until the table, built in "
+        "another process, is there."))
 
     def act(self, view):
         st = view.state
@@ -155,7 +159,10 @@ class WinningPlayer(param.Parameterized):
             return OptimalPlayer().act(view)
         from ..odds import win
 
-        table = win.table(view.config, progress=False)
+        table = win.table(view.config, progress=False) if self.wait else \
+            win.table_if_ready(view.config)
+        if table is None:
+            return OptimalPlayer().act(view)
         b, o = st.totals[st.current], st.totals[1 - st.current]
         if view.choose_keepers():
             options = []
