@@ -17,6 +17,7 @@ from ..settings import SETTINGS
 from .components import (Controls, DiceTray, HintLine, History, ScoreCard, Scoreboard,
                          TurnBanner)
 from .odds_panel import OddsPanel
+from .win_chart import WinChart
 from .play import Play, Prefs
 from .records import KEYS, TITLES, RecordStore
 from .rules_text import RULES, SUMMARY
@@ -326,7 +327,7 @@ class Table(pn.viewable.Viewer):
         left = [self._caption(), TurnBanner(play=p), DiceTray(play=p), Controls(play=p),
                 HintLine(play=p)]
         side = [pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>Scoreboard</h3>", margin=0),
-                           Scoreboard(play=p), sizing_mode="stretch_width",
+                           Scoreboard(play=p), WinChart(play=p), sizing_mode="stretch_width",
                            styles={"padding": "10px"}),
                 pmui.Paper(OddsPanel(play=p), sizing_mode="stretch_width",
                            styles={"padding": "10px"})]

@@ -108,9 +108,14 @@ def points_vs_win(ro, w) -> str:
         pts = f"stand ({num(ro.stand_value)} now vs {num(ro.roll_value)} rolling)"
     else:
         pts = f"roll ({num(ro.roll_value)} rolling vs {num(ro.stand_value)} now)"
+    return f"For points, {pts}. To win, {w.decision}: {_win_pair(w)}."
+
+
+def _win_pair(w) -> str:
+    """"41% vs 23%": the chance to win by the preferred play, then by the other."""
     first, second = ((w.roll_win_chance, w.stand_win_chance) if w.decision == "roll"
                      else (w.stand_win_chance, w.roll_win_chance))
-    return f"For points, {pts}. To win, {w.decision}: {pct(first)} vs {pct(second)}."
+    return f"{pct(first)} vs {pct(second)}"
 
 
 def fivedice_hint(play, odds) -> str:
@@ -162,6 +167,9 @@ def fivedice_hint(play, odds) -> str:
             best = (f"Best play: {ro.decision} (rolling is worth {num(ro.roll_value)}"
                     + (f" vs {num(ro.stand_value)} standing)." if ro.stand_value is not None
                        else ", standing is not allowed yet)."))
+            w = odds.win
+            if w is not None and w.stand_win_chance is not None and w.decision != ro.decision:
+                best += f" To win, though: {w.decision} ({_win_pair(w)} chance to win)."
         lines.append(risk + " " + best)
     return " ".join(lines)
 

@@ -78,3 +78,46 @@ def test_points_vs_win_agreeing_says_nothing():
     ro = fd.turn_readout("bones", 300, 1, on_board=True)
     w = win.WinReadout(0.6, 0.5, 0.6, "stand", False, None)
     assert ro.decision == "stand" and points_vs_win(ro, w) == ""
+
+
+def test_win_chart_follows_the_game(cache):
+    from dicelab.ui.win_chart import WinChart
+
+    game = dicelab.new_game("bones", ["Ann", "Bob"], seed=2, target=500, min_on_board=50)
+    table = win.table(game.config, progress=False)
+    play = Play(game)
+    chart = WinChart(play=play)
+    src = chart._src.data
+    st = game.state
+    p = table.start_chance(st.totals[st.current], st.totals[1 - st.current])
+    assert src["x"] == [0] and abs(src[f"p{st.current}"][0] - p) < 1e-12
+    for _ in range(6):
+        if game.is_over:
+            break
+        play.roll()
+    xs = chart._src.data["x"]
+    assert len(xs) > 1 and xs == sorted(xs)
+    assert all(abs(a + b - 1) < 1e-12 for a, b in zip(chart._src.data["p0"],
+                                                        chart._src.data["p1"]))
+    assert WinChart(dicelab.new_game("thousand", ["A", "B"], seed=1))._fig is None
+
+
+def test_hint_adds_the_play_to_win_where_it_differs(cache):
+    game = dicelab.new_game("bones", ["Ann", "Bob"], seed=1, target=1000, min_on_board=300)
+    win.table(game.config, progress=False)
+    _decide(game, 0, (600, 950), 400, 2)
+    hint = hint_text(Play(game))
+    assert "Best play: stand" in hint and "To win, though: roll (34" in hint
+
+
+def test_chart_of_a_game_opened_midway(cache):
+    from dicelab.ui.win_chart import WinChart
+
+    game = dicelab.new_game("bones", ["Ann", "Bob"], seed=2, target=500, min_on_board=50)
+    win.table(game.config, progress=False)
+    play = Play(game)
+    for _ in range(5):
+        if not game.is_over:
+            play.roll()
+    chart = WinChart(play=play)
+    assert chart._src.data["x"] == list(range(len(game.actions) + 1))
