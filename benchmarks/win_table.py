@@ -28,7 +28,7 @@ from dicelab.odds import win
 target, mob = int(sys.argv[1]), int(sys.argv[2])
 r = win.win_rules("bones", target=target, min_on_board=mob)
 w0, c0 = time.perf_counter(), time.process_time()
-W, final, sweeps, w_floor = win._build(r, progress=False)
+W, final, sweeps, w_floor, policy = win._build(r, progress=False)
 out = {"wall": time.perf_counter() - w0, "cpu": time.process_time() - c0, "sweeps": sweeps,
        "start": float(W[0, 0]), "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
        "grid": len(final.ys)}

@@ -81,3 +81,23 @@ def test_winning_plays_the_table():
 def test_winning_with_choose_keepers():
     for seed in range(3):
         _play(["winning", "optimal"], seed, target=500, min_on_board=50, choose_keepers=True)
+
+
+def test_vectorised_lab_turns_have_endgame_sense():
+    """In the lab's vectorised games a final turn stands only with the total that passes the
+    leader, whatever the computer's threshold (chicken would stand at 100)."""
+    from dicelab.lab.fivedice import Policy, simulate_turns
+
+    x = simulate_turns("bones", Policy("chicken", threshold=100), 20_000, seed=1, final=750)
+    assert (x[x > 0] >= 750).all() and (x > 0).any()
+    y = simulate_turns("bones", Policy("chicken", threshold=100), 20_000, seed=1)
+    assert (y[y > 0] < 750).any()
+
+
+def test_simulate_accepts_winning():
+    from dicelab.lab import simulate
+
+    res = simulate("bones", ["winning", "chicken"], games=4000, seed=1, target=1000,
+                   min_on_board=300)
+    rows = {r["player"]: r for r in res.rows}
+    assert rows["winning"]["win_rate_ci"][0] > 0.5

@@ -88,7 +88,7 @@ def test_table_matches_plain_value_iteration(target, mob):
 
 # ----- play-outs of the same policy --------------------------------------------------------------
 def _playouts(t, start, final=False, n=20_000, seed=1):
-    pol = duels.dense_policy(t)
+    pol = duels.table_policy(t)
     res = duels.play((pol, pol), n, target=t.rules.target, min_on_board=t.rules.min_on_board,
                      start=start, final=final, seed=seed)
     return int((res.winners == 0).sum()), n
@@ -194,7 +194,7 @@ def test_winning_beats_optimal(mob, tmp_path):
     from dicelab.odds import fivedice as fd
 
     ev = duels.ev_policy(fd.FiveDiceRules("bones", min_on_board=mob))
-    wn = duels.dense_policy(t)
+    wn = duels.table_policy(t)
     n = 100_000
     # each policy moves first in half of the games
     a = duels.play((wn, ev), n, target=1000, min_on_board=mob, seed=3)
@@ -271,3 +271,23 @@ def test_playout_estimate_agrees_with_the_table(tmp_path, monkeypatch):
     e3 = duels.estimate(g3, n=60, seed=4)
     assert abs(sum(e3.chances) - 1) < 1e-12 and e3.to_dict()["estimate"] is True
     assert g3.version == 0 and len(g3.history) == 1   # the game itself is untouched
+
+
+def test_stand_bits_agree_with_the_values(small):
+    """The policy bits kept by the build (and the thresholds past the target) make the same
+    decision as comparing the two chances of every readout, in every state of the table."""
+    T, u = small.T, small.rules.unit
+    checked = 0
+    for b in range(T):
+        for o in range(0, T, 3):
+            st = small.stands(b, o)
+            need = max(1, small.rules.min_on_board // u) if b == 0 else 1
+            for t in range(need, st.shape[0], 2):
+                for n in range(1, 6):
+                    r = small.readout(b * u, o * u, t * u, n)
+                    assert (r.decision == "stand") == st[t, n], (b, o, t, n, r)
+                    checked += 1
+            c = b + np.arange(need, st.shape[0])
+            got = small.stands_at(np.full(len(c), b), np.full(len(c), o), c, np.full(len(c), 2))
+            assert np.array_equal(got, st[need:, 2])
+    assert checked > 1000

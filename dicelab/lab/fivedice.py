@@ -76,10 +76,12 @@ class Policy:
 
 
 def simulate_turns(variant: str, policy: Policy, n_turns: int, seed=None, preset="hypercard",
-                   need=0, on_board=True, rng=None) -> np.ndarray:
+                   need=0, on_board=True, rng=None, final=None) -> np.ndarray:
     """Turn totals of ``n_turns`` independent turns that ended with a stand, 0 for a bust.
     ``need`` (a number or one per turn): the turn total required to stand (min on board,
-    opening, pit exit...); ``on_board`` (likewise) feeds the hot-dice habit."""
+    opening, pit exit...); ``on_board`` (likewise) feeds the hot-dice habit. ``final`` (one per
+    turn, 0: none): Bones' final turn, the turn total that passes the leader: every computer
+    rolls on until it has it and stands then (RULES.md)."""
     rng = rng if rng is not None else np.random.default_rng(seed)
     pts_table, cnt_table = roll_tables(variant, preset)
     compulsory = variant == "thousand"
@@ -89,6 +91,8 @@ def simulate_turns(variant: str, policy: Policy, n_turns: int, seed=None, preset
     left = np.full(n_turns, 5, dtype=np.int64)
     board = np.broadcast_to(np.asarray(on_board, dtype=bool), (n_turns,)).copy()
     need = np.broadcast_to(np.asarray(need, dtype=np.int64), (n_turns,)).copy()
+    final = np.zeros(n_turns, dtype=np.int64) if final is None else \
+        np.broadcast_to(np.asarray(final, dtype=np.int64), (n_turns,)).copy()
     while idx.size:
         k = left * 6 ** 5 + rng.integers(0, 6 ** 5, size=idx.size)
         cnt = cnt_table[k]
@@ -100,11 +104,13 @@ def simulate_turns(variant: str, policy: Policy, n_turns: int, seed=None, preset
         if compulsory:
             allowed &= ~hot
         alive = cnt > 0
-        stand = alive & allowed & policy.stands(total, left, hot, board)
+        fin = final > 0
+        stand = alive & allowed & np.where(fin, total >= final,
+                                           policy.stands(total, left, hot, board))
         result[idx[stand]] = total[stand]
         go_on = alive & ~stand  # a bust leaves its 0 in result
-        idx, total, left, board, need = (idx[go_on], total[go_on], left[go_on], board[go_on],
-                                         need[go_on])
+        idx, total, left, board, need, final = (idx[go_on], total[go_on], left[go_on],
+                                                board[go_on], need[go_on], final[go_on])
     return result
 
 
@@ -172,9 +178,13 @@ def simulate_bones_games(policies: list[Policy], n_games: int, seed=None, min_on
             if mine.size:
                 g = active[mine]
                 board = on_board[g, s_]
+                # a final turn: pass the leader (a tie goes to who reached it first)
+                others = np.delete(totals[g], s_, axis=1).max(axis=1) if seats > 1 else 0
+                final = np.where(final_from[g] >= 0, np.maximum(others - totals[g, s_] + 50, 50),
+                                 0)
                 banked[mine] = simulate_turns("bones", pol, mine.size, preset=preset, rng=rng,
                                               need=np.where(board, 0, min_on_board),
-                                              on_board=board)
+                                              on_board=board, final=final)
                 points[s_].append(banked[mine])
         rows = active
         totals[rows, cur] += banked
@@ -303,19 +313,32 @@ def run(variant, players, games, turns, seed, progress, settings):
                          "mean_turn_score_ci": [lo, hi], "bust_rate": float(np.mean(x == 0))})
             samples[spec] = x
         return LabResult(variant, "turns", turns, seed, rows, samples)
-    if variant == "bones" and len(players) == 2 and any(p.split(":")[0] == "winning"
-                                                        for p in players):
+    pols = None
+    duel = variant == "bones" and len(players) == 2 and "winning" in players
+    if duel and not keepers:
+        # score-aware play: two-seat games from dicelab.lab.win, vectorised
+        from . import win as duels
+
+        try:
+            wins, totals, lengths = duels.games(cfg, players, games, rng, progress)
+        except RuleError:
+            duel = False
+        else:
+            per_turn = [float("nan")] * 2
+            pols = ()
+    if duel and keepers:
         from ..odds import win
 
         win.table(cfg, progress=progress)   # built once here, with its progress bar
-    pols = None
-    if not keepers and (variant == "bones" or "optimal" not in players):
+    if pols is None and not keepers and (variant == "bones" or "optimal" not in players):
         # (Thousand's optimal policy depends on the score: it plays through the models)
         try:
             pols = [policy_for(variant, p, cfg) for p in players]
         except RuleError:
             pols = None
-    if pols is not None:
+    if pols == ():
+        pass   # played above
+    elif pols is not None:
         if variant == "bones":
             res = simulate_bones_games(pols, games, seed=rng, min_on_board=cfg.min_on_board,
                                        target=cfg.target, preset=cfg.preset)

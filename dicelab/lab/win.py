@@ -24,10 +24,12 @@ StandFn = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 @dataclass
 class Duels:
     """Outcome of a batch: the winner's seat per game (seat 0 moved first from the start
-    state) and the number of steps (rolls) played."""
+    state), the final totals (points), the turns played and the number of steps (rolls)."""
 
     winners: np.ndarray
     rolls: int
+    totals: np.ndarray | None = None
+    turns: np.ndarray | None = None
 
 
 def play(policies: tuple[StandFn, StandFn], n_games: int, *, target: int, min_on_board: int,
@@ -48,6 +50,7 @@ def play(policies: tuple[StandFn, StandFn], n_games: int, *, target: int, min_on
     n = np.full(n_games, n0, dtype=np.int64)
     reacher = np.full(n_games, 1 if final else -1)       # who reached the target first
     winners = np.full(n_games, -1)
+    turns = np.zeros(n_games, dtype=np.int64)
     g = np.arange(n_games)
     rolls = 0
     # a mid-turn start first decides whether to stand (as after a roll)
@@ -86,6 +89,7 @@ def play(policies: tuple[StandFn, StandFn], n_games: int, *, target: int, min_on
             cur[reg_s] = 1 - cur[reg_s]
             t[reg_s], n[reg_s] = 0, 5
             pending[reg_s] = False
+            turns[gs] += 1
         # everyone else rolls
         r = np.flatnonzero(~stand)
         gr = g[r]
@@ -97,6 +101,7 @@ def play(policies: tuple[StandFn, StandFn], n_games: int, *, target: int, min_on
         fb = reacher[gb] >= 0
         winners[gb[fb]] = reacher[gb[fb]]
         rb = gb[~fb]
+        turns[gb] += 1
         cur[rb] = 1 - cur[rb]
         t[rb], n[rb] = 0, 5
         pending[rb] = False
@@ -106,49 +111,58 @@ def play(policies: tuple[StandFn, StandFn], n_games: int, *, target: int, min_on
         n[go] = np.where(left == 0, 5, left)
         pending[go] = True
         g = g[winners[g] < 0]
-    return Duels(winners, rolls)
+    return Duels(winners, rolls, tot * UNIT, turns)
 
 
 def table_policy(table) -> StandFn:
-    """The max-win policy of a ``dicelab.odds.win`` table, from its per-pair stand tables."""
-    def stands(b, o, c, n):
-        out = np.empty(len(b), dtype=bool)
-        for i in range(len(b)):
-            st = table.stands(int(b[i]), int(o[i]))
-            row = int(c[i] - b[i])
-            out[i] = True if row >= st.shape[0] else bool(st[row, n[i]])
-        return out
-    return stands
-
-
-def dense_policy(table) -> StandFn:
-    """The same policy read from one array [b, o, turn total, n] (small targets: all pairs)."""
-    T = table.T
-    rows = max(table.stands(b, o).shape[0] for b in range(T) for o in range(T))
-    dense = np.ones((T, T, rows, 6), dtype=bool)
-    for b in range(T):
-        for o in range(T):
-            st = table.stands(b, o)
-            dense[b, o, :st.shape[0]] = st
-
-    def stands(b, o, c, n):
-        return dense[b, o, np.minimum(c - b, rows - 1), n]
-    return stands
+    """The max-win policy of a ``dicelab.odds.win`` table (its stand bits and thresholds)."""
+    return table.stands_at
 
 
 def ev_policy(rules) -> StandFn:
     """``optimal`` (expected points of the turn) in a regular turn; its stand tables."""
     from ..odds.fivedice import optimal_stand_table
+    from .fivedice import Policy
 
-    board = optimal_stand_table(rules, on_board=True)
-    fresh = optimal_stand_table(rules, on_board=False)
+    return lab_policy(Policy("optimal", stand_table=optimal_stand_table(rules, on_board=True),
+                             fresh_table=optimal_stand_table(rules, on_board=False)))
+
+
+def lab_policy(pol) -> StandFn:
+    """A ``dicelab.lab.fivedice.Policy`` (threshold or stand tables) as a stand function."""
+    if pol.stand_table is None:
+        return threshold_policy(pol.threshold, pol.hot_dice_habit)
+    board, fresh = pol.stand_table, pol.fresh_table
 
     def stands(b, o, c, n):
         t = c - b
-        on = b > 0
         out = board[np.minimum(t, board.shape[0] - 1), n]
-        return np.where(on, out, fresh[np.minimum(t, fresh.shape[0] - 1), n])
+        if fresh is None:
+            return out
+        return np.where(b > 0, out, fresh[np.minimum(t, fresh.shape[0] - 1), n])
     return stands
+
+
+def games(cfg, players: list[str], n_games: int, rng, progress: bool = False):
+    """``dicelab simulate`` for two seats of Bones with score-aware players (``winning``):
+    (wins per seat, totals (games, 2), turns per game); each seat moves first in half."""
+    from ..odds import win
+    from .fivedice import policy_for
+
+    pols = []
+    for spec in players:
+        if spec == "winning":
+            pols.append(table_policy(win.table(cfg, progress=progress)))
+        else:
+            pols.append(lab_policy(policy_for("bones", spec, cfg)))
+    half = n_games // 2
+    kw = dict(target=cfg.target, min_on_board=cfg.min_on_board, preset=cfg.preset, rng=rng)
+    a = play((pols[0], pols[1]), half, **kw)
+    b = play((pols[1], pols[0]), n_games - half, **kw)
+    winners = np.concatenate([a.winners, 1 - b.winners])
+    totals = np.concatenate([a.totals, b.totals[:, ::-1]])
+    return np.bincount(winners, minlength=2).astype(float), totals, np.concatenate([a.turns,
+                                                                                   b.turns])
 
 
 def threshold_policy(threshold: int, habit: bool = True) -> StandFn:

@@ -41,7 +41,7 @@ from . import fivedice as fd
 from .cachefile import load_npz, save_npz
 
 TOL = 1e-9
-FORMAT = 1
+FORMAT = 2
 
 
 # ----- settings -> a hashable key ---------------------------------------------------------------
@@ -224,6 +224,25 @@ class _FinalRegion:
         self.R[:, top:] = np.nan
         self.top = top
         self.G[:, 0] = np.nan
+        self.ystar = self._thresholds()
+
+    def _thresholds(self) -> np.ndarray:
+        """ystar[L, n]: the policy stands at lead L with n dice iff the bust is worth at most
+        this (the roll value is nondecreasing in it); +inf: always, -inf: never."""
+        d = self.R - self.F[None, :, None]              # [grid, rows, 6]
+        up = d > 0
+        k = np.argmax(up, axis=0)
+        never = ~up.any(axis=0)
+        km = np.maximum(k - 1, 0)
+        take = lambda a, i: np.take_along_axis(a, i[None], axis=0)[0]  # noqa: E731
+        d0, d1 = take(d, km), take(d, k)
+        y0, y1 = self.ys[km], self.ys[k]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ys = y0 + (y1 - y0) * (-d0) / (d1 - d0)
+        ys = np.where(k == 0, -np.inf, ys)
+        ys = np.where(never, np.inf, ys)
+        ys[self.top:] = np.inf
+        return ys
 
     def at(self, y: np.ndarray, L: np.ndarray):
         """For bust values y [P] and leads L [P, k]: (G [P, k, 6], slope dG/dy, segment lo,
@@ -286,12 +305,14 @@ class _TurnSolver:
             return 1.0 - self.W[o, c]
         return self.final.F[c - o]
 
-    def run(self, b: np.ndarray, o: np.ndarray, y: np.ndarray, keep: bool = False):
+    def run(self, b: np.ndarray, o: np.ndarray, y: np.ndarray, keep: bool = False,
+            bits: np.ndarray | None = None):
         """The turn of each pair (b, o) with the bust worth y. Returns the start value, its
         slope d/dy under the policy chosen at y, and the interval [lo, hi] of bust values over
         which every decision of that policy stays the same (so start + slope * (y' - y) is
         exact for y' in it); with ``keep`` also the value and roll tables [P, c - c_lo, 6]
-        below the target and c_lo."""
+        below the target and c_lo. ``bits`` [P, target - c_lo, 5] receives where the policy
+        stands."""
         k = self.k
         T = self.T
         P = len(b)
@@ -345,6 +366,8 @@ class _TurnSolver:
             lo = np.maximum(lo, np.where(may & ~stand, flip, -np.inf).max(axis=1))
             VD[:, i, 1:, 0] = np.where(stand, sv, roll)
             VD[:, i, 1:, 1] = np.where(stand, 0.0, droll)
+            if bits is not None:
+                bits[:, i] = stand
             if keep:
                 R[:, i, 1:] = roll
         if mix is None:
@@ -366,6 +389,8 @@ def _build(r: WinRules, progress: bool = True, w_floor: float = W_FLOOR):
     final = _FinalRegion(r, margin)
     W = np.full((T, T), np.nan)
     solver = _TurnSolver(r, W, final)
+    off = _offsets(T)
+    policy = np.zeros(int(off[-1, -1]) + 5, dtype=bool)
     sweeps = 0
     from tqdm.auto import tqdm
 
@@ -390,7 +415,13 @@ def _build(r: WinRules, progress: bool = True, w_floor: float = W_FLOOR):
             for _ in range(60):
                 # solve again only the pairs whose policy may have changed
                 sel = np.nonzero(todo)[0]
-                st, sl, l_, h_ = solver.run(b[sel], o[sel], y[sel])
+                c_lo = int(b[sel].min())
+                bits = np.zeros((len(sel), T - c_lo, 5), dtype=bool)
+                st, sl, l_, h_ = solver.run(b[sel], o[sel], y[sel], bits=bits)
+                for k, p in enumerate(sel):
+                    bp, op = int(b[p]), int(o[p])
+                    policy[off[bp, op]:off[bp, op] + (T - bp) * 5] = \
+                        bits[k, bp - c_lo:].reshape(-1)
                 sweeps += 1
                 start[sel], slope[sel], lo[sel], hi[sel], y_run[sel] = st, sl, l_, h_, y[sel]
                 # linearised: W1 = a1 + s1 (1 - W2), W2 = a2 + s2 (1 - W1)
@@ -412,7 +443,14 @@ def _build(r: WinRules, progress: bool = True, w_floor: float = W_FLOOR):
     if W.min() < w_floor:
         # the margin assumed every start chance is at least w_floor: widen it and solve again
         return _build(r, progress, W.min() / 2)
-    return W, final, sweeps, w_floor
+    return W, final, sweeps, w_floor, policy
+
+
+def _offsets(T: int) -> np.ndarray:
+    """Where the policy bits of each pair (b, o) start in the flat array: (T - b) turn totals
+    times 5 dice counts per pair, pairs in row order."""
+    sizes = np.repeat((T - np.arange(T)) * 5, T).reshape(T, T)
+    return np.concatenate([[0], np.cumsum(sizes)[:-1]]).reshape(T, T)
 
 
 # ----- the table ---------------------------------------------------------------------------------
@@ -434,9 +472,12 @@ class WinReadout:
 class WinTable:
     """Win chances of a two-seat Bones game under play that maximises them."""
 
-    def __init__(self, rules: WinRules, W: np.ndarray, final: _FinalRegion, w_floor: float):
+    def __init__(self, rules: WinRules, W: np.ndarray, final: _FinalRegion, w_floor: float,
+                 policy: np.ndarray):
         self.rules = rules
         self.W = W
+        self.policy = policy            # flat stand bits below the target (``_offsets``)
+        self.offsets = _offsets(rules.target // rules.unit)
         self.final = final
         self.w_floor = w_floor
         self.T = rules.target // rules.unit
@@ -505,19 +546,26 @@ class WinTable:
     def stands(self, b: int, o: int) -> np.ndarray:
         """Bool [t, n] (units): the max-win policy stands at turn total t with n dice to throw
         in a regular turn with b, o banked (units). Past the last row it stands."""
-        R, Rf = self._turn(b, o)
         T = self.T
-        need = _need_units(self.rules, b > 0)
         top = self.final.top
         rows = max(T - b, top + o - b)
         out = np.ones((rows, 6), dtype=bool)
-        low = 1.0 - self.W[o, b:T]
-        out[:T - b] = low[:, None] >= R
+        start = self.offsets[b, o]
+        out[:T - b, 1:] = self.policy[start:start + (T - b) * 5].reshape(T - b, 5)
         L = np.arange(T, top + o) - o
-        out[T - b:] = self.final.F[L][:, None] >= Rf[L]
-        out[:need] = False
+        out[T - b:] = (1.0 - self.W[o, b]) <= self.final.ystar[L]
         out[:, 0] = False
         return out
+
+    def stands_at(self, b, o, c, n) -> np.ndarray:
+        """The same for arrays of states (units; c = b + turn total > b, a regular turn)."""
+        b, o, c, n = (np.asarray(v) for v in (b, o, c, n))
+        low = c < self.T
+        idx = self.offsets[b, o] + np.minimum(c - b, self.T - b - 1) * 5 + n - 1
+        L = c - o
+        y = 1.0 - self.W[o, b]
+        high = (L >= self.final.top) | (y <= self.final.ystar[np.minimum(L, self.final.top - 1), n])
+        return np.where(low, self.policy[idx], high)
 
 
 def _readout(roll_c: float, stand_c: float | None, final: bool, must: int | None) -> WinReadout:
@@ -590,12 +638,12 @@ def table_if_ready(rules: Any = "bones", **over) -> WinTable | None:
 
 
 def _new(r: WinRules, progress: bool) -> WinTable:
-    W, final, _sweeps, w_floor = _build(r, progress)
-    return WinTable(r, W, final, w_floor)
+    W, final, _sweeps, w_floor, policy = _build(r, progress)
+    return WinTable(r, W, final, w_floor, policy)
 
 
 def _load(path: Path, r: WinRules) -> WinTable | None:
-    z = load_npz(path, "meta", "W")
+    z = load_npz(path, "meta", "W", "policy")
     if z is None:
         return None
     try:
@@ -608,9 +656,14 @@ def _load(path: Path, r: WinRules) -> WinTable | None:
     if meta.get("key") != r.key or meta.get("format") != FORMAT or W.shape != (T, T) \
             or not np.all(np.isfinite(W)) or W.max() > 1 or not W.min() >= w_floor > 0:
         return None
-    return WinTable(r, W, _FinalRegion(r, _margin(r, w_floor)), w_floor)
+    n_bits = int(_offsets(T)[-1, -1]) + 5
+    packed = z["policy"]
+    if packed.shape != ((n_bits + 7) // 8,) or packed.dtype != np.uint8:
+        return None
+    policy = np.unpackbits(packed)[:n_bits].astype(bool)
+    return WinTable(r, W, _FinalRegion(r, _margin(r, w_floor)), w_floor, policy)
 
 
 def _save(path: Path, t: WinTable) -> None:
     meta = json.dumps({"key": t.rules.key, "format": FORMAT, "w_floor": t.w_floor})
-    save_npz(path, W=t.W, meta=np.array(meta))
+    save_npz(path, W=t.W, policy=np.packbits(t.policy), meta=np.array(meta))
