@@ -172,8 +172,16 @@ class WinningPlayer(param.Parameterized):
             _w, keep, decision = max(options, key=lambda x: x[0])
             kind = Stand if decision == "stand" else Roll
             return kind(keep=_positions(st.dice, keep))
-        r = table.readout(b, o, st.turn_total, st.dice_left)
-        return Stand() if r.decision == "stand" else Roll()
+        endgame = final_turn_action(view)
+        if endgame is not None:
+            return endgame      # the final turn: the max-win play is to pass the leader
+        u = table.rules.unit
+        need, _ = view.need_to_stand()
+        if st.turn_total < max(need, u):
+            return Roll()
+        # the build's stand bits: a decision without solving the turn's values
+        stand = table.stands_at(b // u, o // u, (b + st.turn_total) // u, st.dice_left)
+        return Stand() if stand else Roll()
 
 
 def _keep_options(config, dice):
