@@ -74,10 +74,10 @@ def test_players_finish_games(variant, players):
 def test_under40_optimal_two_player_round_is_stop_when_leading():
     """The exact solve says: in a two-player round, once you lead, stop (so optimal and
     cautious make the same choices there)."""
-    from dicelab.lab.under40 import _decision_table
+    from dicelab.odds.under40 import stop_choices
 
-    t = _decision_table()
-    assert all(t[m, o] for m in range(20) for o in range(m))
+    masks = [(1 << (m - 1)) | ((1 << (o - 1)) if o else 0) for m in range(1, 20) for o in range(m)]
+    assert stop_choices(2, masks).all()  # what the vectorised lab plays (m, o in steps of 2)
 
 
 def test_under40_optimal_beats_a_threshold_player():

@@ -67,6 +67,15 @@ class Under40Game(Game):
         """The seat holding the best standing score of the round (None before anyone stops)."""
         return _best_standing(self._state, None)[1]
 
+    def round_others(self) -> tuple[int, ...]:
+        """Round scores of the other players still in the round (busted ones left out), in
+        seat order after the player on turn; 0 for one who has not had a turn yet. What
+        ``dicelab.odds.under40.readout`` takes."""
+        st = self._state
+        n = self.n_seats
+        seats = ((st.current + k) % n for k in range(1, n))
+        return tuple(st.round_scores[i] for i in seats if st.status[i] != BUSTED)
+
     @property
     def may_stop(self) -> bool:
         """True when the player on turn may stop now."""

@@ -5,20 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import RuleError
+from ..odds.under40 import stop_choices
 from ..rules.under40 import GOAL, roll_points
 
 _ROLL = np.array([roll_points(a, b) for a in range(1, 7) for b in range(1, 7)])
-
-
-def _decision_table() -> np.ndarray:
-    """stop[m // 2, o // 2] for the two-player round-optimal player (from the exact solve)."""
-    from ..odds.under40 import round_decision
-
-    t = np.zeros((GOAL // 2, GOAL // 2), dtype=bool)
-    for m in range(0, GOAL, 2):
-        for o in range(0, GOAL, 2):
-            t[m // 2, o // 2] = m > o and round_decision(m, o) == "stop"
-    return t
 
 
 def _policy(spec: str):
@@ -32,7 +22,7 @@ def _policy(spec: str):
     if kind == "Under40ThresholdPlayer":
         return ("threshold", p.threshold)
     if kind == "Under40OptimalPlayer":
-        return ("optimal", _decision_table())
+        return ("optimal", None)
     raise RuleError(f"{spec!r} has no vectorised form for the under40 lab")
 
 
@@ -70,11 +60,18 @@ def simulate_games(players: list[str], n_games: int, seed=None, target: int = 10
                 continue
             if kind == "threshold":
                 stop[mine] = me[mine] >= param
-            else:
-                other = best[mine]
-                if seats == 2:
-                    other = score[a[mine], 1 - s_]
-                stop[mine] = param[me[mine] // 2, np.minimum(other, GOAL - 2) // 2]
+            else:  # the exact round solve, by players still in the round
+                ga = a[mine]
+                standing = stopped[ga] & ~busted[ga]
+                standing[np.arange(ga.size), s_] = False  # my own earlier stop is not standing
+                bits = np.where(standing, 1 << np.maximum(score[ga] // 2 - 1, 0), 0)
+                masks = bits.sum(axis=1) | (1 << (me[mine] // 2 - 1))
+                alive = (~busted[ga]).sum(axis=1)
+                out = np.zeros(ga.size, dtype=bool)
+                for n in np.unique(alive):
+                    sel = alive == n
+                    out[sel] = stop_choices(int(n), masks[sel])
+                stop[mine] = out
         actions[a] += 1
         # rolls
         r = ~stop

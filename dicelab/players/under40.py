@@ -4,7 +4,7 @@ from __future__ import annotations
 import param
 
 from ..actions import Roll, Stand
-from ..odds.under40 import round_decision
+from ..odds.under40 import readout
 from . import register, spec_value
 
 
@@ -35,11 +35,9 @@ class Under40ThresholdPlayer(param.Parameterized):
 
 
 class Under40OptimalPlayer(param.Parameterized):
-    """Maximises its chance of winning the round. Exact for two players (backward induction in
-    dicelab.odds.under40), where the answer is "stop as soon as you lead". With more players it
-    plays the two-player answer against the best standing score, i.e. it also stops as soon as
-    it leads: in 3-player lab games (6,000 each, target 300) stopping at 10, 16, 20 or 24 instead
-    won 32.9-33.6% against it, no better than an even share."""
+    """Maximises its chance of winning the round, for any number of players: the best decision
+    of the exact round solve in dicelab.odds.under40 (every player maximising their own chance
+    of winning the round; see ``readout``). It ignores the points at stake and the game score."""
 
     spec = "optimal"
 
@@ -47,13 +45,8 @@ class Under40OptimalPlayer(param.Parameterized):
         if not view.may_stop:
             return Roll()
         st = view.state
-        me = st.current
-        others = [s for i, s in enumerate(st.round_scores) if i != me and st.status[i] != "busted"]
-        if view.n_seats == 2:
-            other = others[0] if others else 0
-        else:
-            other = view.must_beat()
-        return Stand() if round_decision(st.round_scores[me], other) == "stop" else Roll()
+        ro = readout(st.round_scores[st.current], view.round_others())
+        return Stand() if ro.decision == "stop" else Roll()
 
 
 def _threshold(spec: str):

@@ -206,8 +206,10 @@ class OddsPanel(_Base):
             rows.append(("Win the round if you stop",
                          "not allowed" if o.stop_win is None else pct(o.stop_win)
                          + (" ★" if o.decision == "stop" else "")))
+            who = "both playing best" if o.players == 2 else \
+                f"all {o.players} players in the round each playing to win it"
             foot = (f"Best play now: <b class='best'>{o.decision.upper()}</b> ★ "
-                    f"(chance to win the round, both playing best)")
+                    f"(chance to win the round, {who})")
         self._text.object = self._dl(rows, foot)
 
     def _yahtzee(self, o: YahtzeeOdds):

@@ -39,9 +39,10 @@ class Under40Odds:
     bust: float
     exact: float
     above: float | None                 # chance to get above the best standing score
-    roll_win: float | None = None       # two players: chance to win the round by rolling
+    roll_win: float | None = None       # chance to win the round by rolling (then best play)
     stop_win: float | None = None
     decision: str | None = None
+    players: int = 2                    # players still in the round
 
 
 @dataclass
@@ -115,13 +116,11 @@ def under40_odds(game) -> Under40Odds | str:
         out = Under40Odds(score, beat, dist, float(mod.bust_chance(score)),
                           float(mod.exact_40_chance(score)),
                           float(mod.above_chance(score, beat)) if beat < 40 else None)
-        if game.n_seats == 2:
-            other = st.round_scores[1 - seat]
-            if other < 40:
-                ro = mod.round_readout(score, other)
-                out.roll_win = float(ro.roll_win)
-                out.stop_win = None if ro.stop_win is None else float(ro.stop_win)
-                out.decision = ro.decision
+        ro = mod.readout(score, game.round_others())
+        out.roll_win = float(ro.roll_win)
+        out.stop_win = None if ro.stop_win is None else float(ro.stop_win)
+        out.decision = ro.decision
+        out.players = len(ro.others) + 1
     except Exception as exc:
         return f"odds not available here ({exc})"
     return out
