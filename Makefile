@@ -7,8 +7,10 @@ PROCS ?= 1
 ORIGIN ?=
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
+NB_STAMP := $(VENV)/.installed-notebook
+LAB_PORT ?= 8888
 
-.PHONY: run test venv install install-test chromium redis-server bench clean
+.PHONY: run test venv install install-test lab chromium redis-server bench clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -22,8 +24,17 @@ $(TEST_STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $@ $(STAMP)
 
+$(NB_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[notebook]'
+	touch $@ $(STAMP)
+
 install: $(STAMP)
 install-test: $(TEST_STAMP)
+
+# JupyterLab on this machine only, opened on the teaching notebooks
+lab: $(NB_STAMP)
+	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) \
+	  --ServerApp.root_dir=notebooks
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { \

@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/rooms_load.py [--sessions 30] [--rooms 10] [--actions 30]
                                               [--think 0.5] [--port P] [--json out.json]
+                                              [--hostile]
 
 Serves ``apps/dicelab_app.py`` from one ``panel serve`` (rooms in a fresh SQLite file,
 ``DICELAB_ROOMS=sqlite:///…``), seats the players directly with ``RoomService`` on that file
@@ -435,10 +436,11 @@ def serve(port: int, rooms_db: Path, pace: float, log_path: Path,
 
 # ----- one phase: rooms seated, sessions opened, played, checked -------------------------------
 def seat_rooms(service, prefix: str, n_rooms: int, per_room: int, n_actions: int,
-               think: float, rng: random.Random) -> list[tuple[RoomGame, list[str]]]:
+               think: float, rng: random.Random, variant: str = "bones",
+               settings: dict | None = None) -> list[tuple[RoomGame, list[str]]]:
     out = []
     for r in range(n_rooms):
-        room, token = service.create(f"{prefix} {r + 1}", "bones", {}, "Player 1")
+        room, token = service.create(f"{prefix} {r + 1}", variant, settings or {}, "Player 1")
         tokens = [token] + [service.join(room.name, f"Player {i + 1}")
                             for i in range(1, per_room)]
         service.start(room.name, token)
@@ -522,10 +524,90 @@ def pct(xs, q):
     return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))]
 
 
+# ----- the hostile phase (issue 15) ------------------------------------------------------------
+# the largest settings the rules allow, as far as the odds solver's work goes: the highest
+# target, the highest barrel, the widest and most pits, the highest opening
+BIG = {"target": 10_000, "barrel": 4995, "opening": 500, "barrel_attempts": 20,
+       "bolts_per_penalty": 20, "pits": [[i * 500, i * 500 + 495] for i in range(10)]}
+
+
+class Flood:
+    """One client creating rooms as fast as it can (its own RoomService on the same store, as a
+    second server process would): counts what was created and what the limits refused."""
+
+    def __init__(self, db: Path):
+        from dicelab.rooms import RoomService
+
+        self.service = RoomService(f"sqlite://{db}")
+        self.created = self.refused = 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="flood", daemon=True)
+
+    def _run(self):
+        from dicelab.errors import RuleError
+
+        n = 0
+        while not self.stop.is_set():
+            n += 1
+            try:
+                self.service.create(f"flood {n}", "bones", {}, "Flooder", client="10.6.6.6")
+                self.created += 1
+            except RuleError:
+                self.refused += 1
+                self.stop.wait(0.01)  # a refusal is quick: do not spin the client's own CPU
+
+    def finish(self):
+        self.stop.set()
+        self.thread.join(10)
+        self.service.close()
+
+
+def lobby_seconds(db: Path, n_rooms: int) -> dict:
+    """Fill the store up to ``n_rooms`` rooms (half in play) and time a lobby's first page:
+    built and turned into the models a browser is sent, in this process (the server's work)."""
+    import sqlite3
+
+    from bokeh.document import Document
+
+    from dicelab.rooms import RoomService
+    from dicelab.rooms import backend as rooms_backend
+    from dicelab.rooms.model import Room, RoomSeat
+    from dicelab.rooms.pacer import Pacer
+    from dicelab.settings import BonesSettings
+    from dicelab.ui import lobby as lobby_mod
+
+    settings = BonesSettings().to_dict()
+    con = sqlite3.connect(db)
+    (have,) = con.execute("SELECT COUNT(*) FROM rooms").fetchone()
+    now = time.time()
+    rows = []
+    for i in range(max(0, n_rooms - have)):
+        r = Room(f"stored {i}", "bones", settings, creator="x", rev=1, started=i % 2 == 1,
+                 seed=i, seats=[RoomSeat("Ann", holder="y")], created=now, touched=now)
+        rows.append((r.key, int(r.started), r.created, r.to_json()))
+    con.executemany("INSERT INTO rooms VALUES (?, ?, ?, ?)", rows)
+    con.commit()
+    con.close()
+    service = RoomService(f"sqlite://{db}", max_rooms=n_rooms + 1)
+    old = rooms_backend._backend
+    rooms_backend._backend = (service, Pacer(service, pace=1.0))
+    try:
+        times = []
+        for _ in range(3):
+            t = time.perf_counter()
+            view = lobby_mod.Lobby(lobby_mod.SeatKeeper(), on_open=lambda *a: None)
+            view.__panel__().get_root(Document())
+            times.append(time.perf_counter() - t)
+    finally:
+        rooms_backend._backend = old
+        service.close()
+    return {"lobby_rooms": n_rooms, "lobby_s": times}
+
+
 # ----- the whole run -----------------------------------------------------------------------------
 def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float = 0.5,
             port: int = 0, pace: float = 0.05, seed: int | None = None,
-            workdir: Path | None = None, app: Path | None = None) -> dict:
+            workdir: Path | None = None, app: Path | None = None, hostile: bool = False) -> dict:
     """Serve the app, play the lone room then the loaded rooms; returns every number."""
     from dicelab.rooms import RoomService
     from tests.ui.conftest import free_port
@@ -562,21 +644,32 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
         time.sleep(1.0)
         out["rss_before"] = rss_mb(server.pid)
         loaded = seat_rooms(service, "load", rooms, sessions // rooms, actions, think, rng)
+        big = seat_rooms(service, "big", 1, 1, actions, think, rng, "thousand", BIG) \
+            if hostile else []
         t = time.monotonic()
         s0 = cpu_s(server.pid)
-        seats = open_seats(url, loaded)
+        seats = open_seats(url, loaded + big)
         out["open_wall"] = time.monotonic() - t
         out["open_server_cpu"] = cpu_s(server.pid) - s0
         out["rss_open"] = rss_mb(server.pid)
         c0, s0 = own_cpu_s(), cpu_s(server.pid)
-        out["loaded_wall"] = play([g for g, _ in loaded])
+        flood = Flood(db) if hostile else None
+        if flood:
+            flood.thread.start()
+        out["loaded_wall"] = play([g for g, _ in loaded + big])
+        if flood:
+            flood.finish()
+            out["flood_created"], out["flood_refused"] = flood.created, flood.refused
+            out["big"] = [ms for g, _ in big for ms in g.latencies]
         out["loaded_server_cpu"] = cpu_s(server.pid) - s0
         out["loaded_client_cpu"] = own_cpu_s() - c0
         out["rss_played"] = rss_mb(server.pid)
-        loaded_check = check(service, [g for g, _ in loaded])
+        loaded_check = check(service, [g for g, _ in loaded + big])
         out["loaded"] = [ms for g, _ in loaded for ms in g.latencies]
         out["loaded_actions"] = sum(len(g.sent) for g, _ in loaded)
         out["loaded_pages"] = [ms for g, _ in loaded for ms in g.page_latencies]
+        if hostile:
+            out.update(lobby_seconds(db, 5000))
     except BaseException:
         print(f"rooms_load: the server's log and the rooms are kept in {work}", file=sys.stderr)
         raise
@@ -638,6 +731,17 @@ def report(r: dict) -> None:
                  ("pages not showing the final state", r["wrong_pages"])])
     for p in r["problems"][:20]:
         print("  problem:", p)
+    if "flood_created" in r:
+        print_table("Hostile phase (while the players played): one client creating rooms as "
+                    "fast as it can, one room with the largest allowed Thousand settings",
+                    ["measure", "value"],
+                    [("rooms the flood created / was refused (limits)",
+                      f"{r['flood_created']} / {r['flood_refused']}"),
+                     ("largest-settings room: p50 / p95 ms",
+                      f"{statistics.median(r['big']):.0f} / {pct(r['big'], .95):.0f}"
+                      if r["big"] else "-"),
+                     (f"lobby with {r['lobby_rooms']} stored rooms, s (3 tries)",
+                      ", ".join(f"{x:.2f}" for x in r["lobby_s"]))])
 
 
 def main(argv=None) -> int:
@@ -653,9 +757,13 @@ def main(argv=None) -> int:
                     help="serve this app script instead of apps/dicelab_app.py (to compare a "
                          "change)")
     ap.add_argument("--json", type=Path, default=None, help="also write every number here")
+    ap.add_argument("--hostile", action="store_true",
+                    help="also: a client flooding room creation, a room with the largest "
+                         "settings, and a lobby over 5,000 stored rooms")
     args = ap.parse_args(argv)
     r = measure(sessions=args.sessions, rooms=args.rooms, actions=args.actions,
-                think=args.think, port=args.port, seed=args.seed, app=args.app)
+                think=args.think, port=args.port, seed=args.seed, app=args.app,
+                hostile=args.hostile)
     report(r)
     if args.json:
         args.json.write_text(json.dumps(r, indent=1))

@@ -46,14 +46,25 @@ def yahtzee_boxes(dice, preset: str = "official") -> dict[str, int]:
 
 __all__ = ["score", "yahtzee_boxes", "RollScore", "RuleError", "Roll", "Stand", "Reroll",
            "Score", "parse_action", "new_game", "load_game", "Game", "Seat", "GAMES",
-           "VARIANTS"]
+           "VARIANTS", "app", "notebook"]
 
 
-def app(records_path=None):
-    """The dicelab Panel app (a panel-material-ui Page): show it in Jupyter, or serve it."""
-    import panel as pn
+def app(records_path=None, cdn: bool | None = None):
+    """The dicelab app: show it in Jupyter (the last line of a cell), or serve it.
 
-    from .ui import create_app
+    In a notebook Bokeh and Panel load inline, so it works without internet; ``cdn=True`` (or
+    DICELAB_CDN=1) loads them from their CDN instead. ``app.start_game(game)`` shows a game
+    made in Python; ``app.page`` is the panel-material-ui Page."""
+    from .ui import DicelabApp
+    from .ui.notebook import in_kernel, notebook
 
-    pn.extension()
-    return create_app(records_path)
+    if in_kernel():
+        notebook(cdn)
+    return DicelabApp(records_path=records_path)
+
+
+def notebook(cdn: bool | None = None) -> None:
+    """Load Panel's notebook front end for dicelab (inline resources; ``cdn=True``: the CDN)."""
+    from .ui.notebook import notebook as load
+
+    load(cdn)

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 
 from .errors import RuleError
 
@@ -144,10 +146,33 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_serve(args) -> int:
+    if not 0 <= args.port <= 65535:
+        raise RuleError(f"--port is 1 to 65535 (0: any free port), got {args.port}")
+    for warning in _file_checks():
+        print(f"dicelab: warning: {warning}", file=sys.stderr)
     from .ui import serve
 
-    serve(port=args.port, show=args.show, address=args.address, origins=args.origin)
+    try:
+        serve(port=args.port, show=args.show, address=args.address, origins=args.origin)
+    except OSError as exc:  # the port is taken, or the address is not this machine's
+        raise RuleError(f"cannot listen on {args.address}:{args.port}: "
+                        f"{exc.strerror or exc}") from None
     return 0
+
+
+def _file_checks() -> list[str]:
+    """Check the records and rooms files before serving: damaged ones are set aside now (and
+    every page says so), so the classroom hears of it at the start."""
+    from .rooms.stores import ENV, SQLiteStore, default_spec
+    from .sqlite_files import check_sqlite
+    from .ui.records import COLUMNS, default_path
+
+    out = [check_sqlite(default_path(), {"records": COLUMNS}, "records")]
+    spec = os.environ.get(ENV) or default_spec()
+    if spec.startswith("sqlite://") and spec[len("sqlite://"):]:
+        out.append(check_sqlite(Path(spec[len("sqlite://"):]).expanduser(), SQLiteStore.TABLES,
+                                "rooms"))
+    return [w for w in out if w]
 
 
 COMMANDS = {"score": cmd_score, "play": cmd_play, "odds": cmd_odds, "solve": cmd_solve,

@@ -15,6 +15,7 @@ import pytest
 from dicelab.actions import Stand
 from dicelab.errors import RuleError
 from dicelab.rooms import MemoryStore, RoomService
+from dicelab.rooms import backend as rooms_backend
 from dicelab.rooms.pacer import Pacer, default_strategy
 from dicelab.ui import lobby as lobby_mod
 from dicelab.ui.lobby import Lobby, RoomPlay, RoomScreen, SeatKeeper
@@ -50,7 +51,7 @@ def backend(monkeypatch, clock):
     as this process's rooms backend for the views."""
     service = RoomService(MemoryStore(), grace=60.0, clock=clock)
     pacer = Pacer(service, pace=0.005)
-    monkeypatch.setattr(lobby_mod, "_backend", (service, pacer))
+    monkeypatch.setattr(rooms_backend, "_backend", (service, pacer))
     yield service, pacer
     pacer.close()
 
@@ -230,8 +231,10 @@ def test_seat_tags_and_banner_speak_of_this_screen(backend):
 
 # ----- the lobby and a room's screen --------------------------------------------------------------
 def lobby_text(lobby) -> str:
-    return " ".join(getattr(o, "object", "") or "" for o in lobby._list.objects
-                    for o in getattr(o, "objects", [o]))
+    return " ".join((getattr(o, "object", "") or "")
+                    + " ".join(r["html"] + " ".join(b["label"] for b in r["buttons"])
+                               for r in getattr(o, "rows", []))
+                    for o in lobby._list.objects for o in getattr(o, "objects", [o]))
 
 
 def test_lobby_creates_joins_and_refuses_with_clear_messages(backend):

@@ -6,8 +6,10 @@ only when the action was legal, so a refused action changes nothing (RNG include
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
+import unicodedata
 from dataclasses import asdict, dataclass, field
 from types import SimpleNamespace
 from typing import Any, ClassVar
@@ -24,6 +26,29 @@ from ..settings import Settings
 MAX_SEATS = 8
 MAX_NAME = 40
 FORMAT = 1
+MAX_SEED = 2 ** 64
+MAX_ACTIONS = 200_000      # a saved game replays in seconds (long Bones games stay far below)
+MAX_SAVED_BYTES = 20_000_000
+
+
+def check_seed(seed: Any, what: str = "a seed", why: str = "") -> int:
+    """A seed is a whole number from 0 to 2**64 - 1 (numpy's generators take any of them)."""
+    if (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+            or not 0 <= seed < MAX_SEED):
+        raise RuleError(f"{what} is a whole number from 0 to 2**64 - 1, got {seed!r}"[:200]
+                        + why)
+    return int(seed)
+
+
+def check_name_chars(name: str) -> None:
+    """Refuse control characters in a player's name (tabs and spaces are collapsed instead)."""
+    for ch in name:
+        cat = unicodedata.category(ch)
+        # Cc: control characters, Cs: lone surrogates (not storable), Co: private use,
+        # Cf: invisible format characters (bidi overrides spoof names) except the zero-width
+        # joiner that emoji sequences need
+        if ch not in " \t" and (cat in ("Cc", "Cs", "Co") or (cat == "Cf" and ch != "\u200d")):
+            raise RuleError(f"a name may not hold control characters (U+{ord(ch):04X})")
 
 
 @dataclass(frozen=True)
@@ -36,12 +61,19 @@ class Seat:
     strategy: str | None = None  # the player's registry name, so a saved game can seat it again
 
     def __post_init__(self):
-        name = " ".join(str(self.name).split())
+        if not isinstance(self.name, str):
+            raise RuleError(f"a name is text, got {self.name!r}")
+        if len(self.name) > 4 * MAX_NAME:  # refuse huge input before looking at each character
+            raise RuleError(f"a name has at most {MAX_NAME} characters, got {len(self.name)}")
+        check_name_chars(self.name)
+        name = " ".join(self.name.split())
         if not name:
             raise RuleError("a seat needs a name")
         if len(name) > MAX_NAME:
             raise RuleError(f"a name has at most {MAX_NAME} characters, got {len(name)}")
         object.__setattr__(self, "name", name)
+        if self.strategy is not None and not isinstance(self.strategy, str):
+            raise RuleError(f"a computer's strategy is a name, got {self.strategy!r}"[:200])
         if self.strategy is None and self.player is not None:
             object.__setattr__(self, "strategy", getattr(self.player, "spec", None))
 
@@ -119,7 +151,11 @@ class Game(param.Parameterized):
     settings = param.ClassSelector(class_=Settings, constant=True, doc="The rules in force.")
     seats = param.List(constant=True, doc="The seats in play order.")
     seed = param.Integer(constant=True, doc="Seed of the game's random generator.")
-    state = param.Parameter(doc="The whole state of play: an immutable value.")
+    state = param.Parameter(doc="The whole state of play: an immutable value (set anew by every "
+                            "apply: views of the game watch it).")
+    pace = param.Number(default=None, allow_None=True, bounds=(0, 60), doc="Seconds between "
+                        "computer actions when play_computers() runs inside an event loop (a "
+                        "notebook cell), so views show each one; None: all at once.")
 
     def __init__(self, seats=("Player 1",), settings: Settings | dict | None = None,
                  seed: int | None = None, **setting_values):
@@ -134,14 +170,18 @@ class Game(param.Parameterized):
         if not isinstance(settings, self.Settings):
             raise RuleError(f"{self.variant} needs {self.Settings.__name__}, got "
                             f"{type(settings).__name__}")
+        if isinstance(seats, (str, bytes, dict)) or not isinstance(seats, (list, tuple)):
+            raise RuleError(f"seats are a list of names or Seats, got {seats!r}"[:200])
+        if len(seats) > MAX_SEATS:
+            raise RuleError(f"{self.variant} is played by {self.min_seats} to {MAX_SEATS} "
+                            f"players, got {len(seats)}")
         seats = [make_seat(s) for s in seats]
         if not self.min_seats <= len(seats) <= MAX_SEATS:
             raise RuleError(f"{self.variant} is played by {self.min_seats} to {MAX_SEATS} "
                             f"players, got {len(seats)}")
         if seed is None:
             seed = secrets.randbits(63)
-        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-            raise RuleError(f"a seed is a whole number >= 0, got {seed!r}")
+        check_seed(seed)
         super().__init__(settings=settings, seats=seats, seed=int(seed))
         # plain-attribute copies for the hot path (param attribute access costs microseconds)
         self.config = SimpleNamespace(**settings.to_dict())
@@ -243,14 +283,45 @@ class Game(param.Parameterized):
         act = player if callable(player) and not hasattr(player, "act") else player.act
         return coerce(act(self.view()))
 
-    def play_computers(self, max_actions: int = 100_000) -> list[Event]:
-        """Let computer seats act until a person is on turn or the game ends."""
+    def play_computers(self, max_actions: int = 100_000, pace: float | None = None):
+        """Let computer seats act until a person is on turn or the game ends; returns the events.
+
+        With a pace (``pace`` seconds per action, else the game's ``pace``) and an event loop
+        running in this thread (a Jupyter cell), it returns at once an ``asyncio.Task`` that
+        plays one action per pace in the background (``await`` it for the events); views of
+        the game show every action. Without an event loop the actions are played at once."""
+        pace = self.pace if pace is None else pace
+        if pace:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                loop = None
+            if loop is not None:
+                return loop.create_task(self._play_paced(max_actions, float(pace)))
         events: list[Event] = []
         for _ in range(max_actions):
             action = self.computer_action()
             if action is None:
                 break
             events += self.apply(action)
+        return events
+
+    async def _play_paced(self, max_actions: int, pace: float) -> list[Event]:
+        loop = asyncio.get_running_loop()
+        events: list[Event] = []
+        done = 0
+        while done < max_actions:
+            version = self.version
+            # a strategy may think for a while: off the loop, so the kernel stays responsive
+            action = await loop.run_in_executor(None, self.computer_action)
+            if action is None:
+                break
+            if self.version != version:  # someone else moved meanwhile: think again
+                continue
+            events += self.apply(action)
+            done += 1
+            if not self.is_over and self._seats[self.current_player].is_computer:
+                await asyncio.sleep(pace)
         return events
 
     # ----- saving and replay ----------------------------------------------------------------
@@ -318,6 +389,12 @@ class Game(param.Parameterized):
     def _transition(self, state, action: Action):
         raise NotImplementedError
 
+    def _repr_html_(self) -> str:
+        """The table in a notebook: dice, totals, whose turn (plain HTML, no Panel needed)."""
+        from .html import game_html
+
+        return game_html(self)
+
     def __repr__(self):
         return (f"<{type(self).__name__} {', '.join(self.names)} seed={self.seed} "
                 f"actions={len(self.actions)}{' over' if self.is_over else ''}>")
@@ -332,38 +409,85 @@ def register(cls: type[Game]) -> type[Game]:
 
 
 def new_game(variant: str, seats=("Player 1",), settings=None, seed=None, **setting_values) -> Game:
-    if variant not in GAMES:
+    if not isinstance(variant, str) or variant not in GAMES:
         raise RuleError(f"unknown variant {variant!r}; the variants are {', '.join(GAMES)}")
     return GAMES[variant](seats, settings, seed, **setting_values)
 
 
+SAVED_KEYS = {"dicelab", "variant", "settings", "seats", "seed", "actions"}
+
+
+def _check_saved(data: Any) -> None:
+    """The whole saved document's schema, types and sizes, before anything is replayed."""
+    if not isinstance(data, dict) or data.get("dicelab") != FORMAT:
+        raise RuleError(f"not a saved dicelab game (format {FORMAT})")
+    if set(data) != SAVED_KEYS:
+        missing, extra = SAVED_KEYS - set(data), set(data) - SAVED_KEYS
+        raise RuleError("malformed saved game: " + "; ".join(
+            ([f"missing {', '.join(sorted(missing))}"] if missing else [])
+            + ([f"unknown key(s) {', '.join(sorted(map(str, extra)))}"[:200]] if extra else [])))
+    variant = data["variant"]
+    if not isinstance(variant, str) or variant not in GAMES:
+        raise RuleError(f"saved game: unknown variant {variant!r}; the variants are "
+                        f"{', '.join(GAMES)}"[:300])
+    settings = data["settings"]
+    if not isinstance(settings, dict) or len(settings) > 20:
+        raise RuleError("saved game: settings are a mapping of at most 20 names")
+    for k, v in settings.items():
+        ok = isinstance(v, (str, int, float, bool)) and not (isinstance(v, str) and len(v) > 40)
+        if k == "pits":
+            ok = isinstance(v, list) and len(v) <= 100 and all(
+                isinstance(p, list) and len(p) == 2
+                and all(isinstance(x, (int, float)) for x in p) for p in v)
+        if not isinstance(k, str) or not ok:
+            raise RuleError(f"saved game: setting {k!r} has a malformed value"[:200])
+    seats = data["seats"]
+    if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_SEATS:
+        raise RuleError(f"saved game: seats are a list of 1 to {MAX_SEATS} players")
+    for seat in seats:
+        if (not isinstance(seat, dict) or not set(seat) <= {"name", "strategy"}
+                or not isinstance(seat.get("name"), str)
+                or not isinstance(seat.get("strategy"), (str, type(None)))):
+            raise RuleError(f"saved game: a seat is {{'name': text, 'strategy': name or null}}, "
+                            f"got {seat!r}"[:300])
+    check_seed(data["seed"], "saved game: the seed", " (a game replays only from its own seed)")
+    actions = data["actions"]
+    if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:
+        raise RuleError(f"saved game: actions are a list of at most {MAX_ACTIONS}")
+    for a in actions:
+        if not isinstance(a, dict) or len(a) > 3 or not all(
+                isinstance(k, str) and (isinstance(v, (str, int))
+                                        or (isinstance(v, list) and len(v) <= 5
+                                            and all(isinstance(x, int) for x in v)))
+                for k, v in a.items()):
+            raise RuleError(f"saved game: malformed action {a!r}"[:300])
+
+
 def load_game(data: str | dict[str, Any], players=None) -> Game:
     """Rebuild a saved game by replaying its actions; ``players`` maps strategy names to players
-    (default: the dicelab.players registry)."""
-    if isinstance(data, str):
+    (default: the dicelab.players registry). The whole document is checked first."""
+    if isinstance(data, (str, bytes)):
+        if len(data) > MAX_SAVED_BYTES:
+            raise RuleError(f"a saved game is at most {MAX_SAVED_BYTES // 1_000_000} MB")
         try:
             data = json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise RuleError(f"not a saved dicelab game: {exc}") from None
-    if not isinstance(data, dict) or data.get("dicelab") != FORMAT:
-        raise RuleError("not a saved dicelab game (format 1)")
-    try:
-        variant = data["variant"]
-        seats = []
-        for s in data["seats"]:
-            strategy = s.get("strategy")
-            player = None
-            if strategy is not None:
-                if players is not None and strategy in players:
-                    player = players[strategy]
-                else:
-                    from ..players import make_player
+        except (ValueError, RecursionError) as exc:  # JSONDecodeError, bad UTF-8, deep nesting
+            raise RuleError(f"not a saved dicelab game: {str(exc)[:200]}") from None
+    _check_saved(data)
+    variant = data["variant"]
+    seats = []
+    for s in data["seats"]:
+        strategy = s.get("strategy")
+        player = None
+        if strategy is not None:
+            if players is not None and strategy in players:
+                player = players[strategy]
+            else:
+                from ..players import make_player
 
-                    player = make_player(variant, strategy)
-            seats.append(Seat(s["name"], player=player, strategy=strategy))
-        game = new_game(variant, seats, data["settings"], data["seed"])
-        for a in data["actions"]:
-            game.apply(action_from_json(a))
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise RuleError(f"malformed saved game: {exc!r}") from None
+                player = make_player(variant, strategy)
+        seats.append(Seat(s["name"], player=player, strategy=strategy))
+    game = new_game(variant, seats, data["settings"], data["seed"])
+    for a in data["actions"]:
+        game.apply(action_from_json(a))
     return game

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..rules import bones as rules
+from ..rules import fivedice as turn
 from ..settings import BonesSettings
 from .base import Event, evolve, put as _put, register
 from .fivedice import FiveDiceGame, FiveDiceState
@@ -34,19 +35,19 @@ class BonesGame(FiveDiceGame):
         return evolve(super()._initial_state(starter), reached_at=(0,) * self.n_seats)
 
     def stand_requirement(self, state, seat):
-        if state.on_board[seat]:
-            return 0, "Bones", "stand"
-        return (self.config.min_on_board,
-                f"Bones: to get on the board a turn needs {self.config.min_on_board}",
-                "get on the board")
+        goal, need = turn.stand_goal(self.turn_rules, state.totals[seat], state.on_board[seat])
+        if goal == "stand":
+            return need, "Bones", "stand"
+        return need, f"Bones: to get on the board a turn needs {need}", "get on the board"
 
     def _bank(self, state, seat):
-        total = state.totals[seat] + state.turn_total
+        after, _ = turn.stand(self.turn_rules, self.standing(state, seat), state.turn_total)
+        total = after.total
         name = self._name(seat)
         events = [Event("stand", seat, f"{name} stands and banks {state.turn_total}: "
                         f"total {total:,}.", {"banked": state.turn_total, "total": total})]
         state = evolve(state, totals=_put(state.totals, seat, total),
-                        on_board=_put(state.on_board, seat, True),
+                        on_board=_put(state.on_board, seat, after.on_board),
                         reached_at=_put(state.reached_at, seat, state.turn))
         if state.final_from is None and total >= self.config.target:
             state = evolve(state, final_from=seat)

@@ -7,11 +7,13 @@ what a player must reach to stand, and what happens on a bust or a stand.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import ClassVar
 
 from ..actions import Action, Roll, Stand
 from ..dice import roll
 from ..errors import RuleError
+from ..rules import fivedice as turn
 from ..rules.common import RollScore
 from .base import Event, Game, evolve
 
@@ -41,6 +43,15 @@ class FiveDiceGame(Game):
 
     hot_dice_compulsory: ClassVar[bool] = False
     rule_name: ClassVar[str] = ""
+
+    @cached_property
+    def turn_rules(self) -> turn.FiveDiceRules:
+        """The turn rules in force (dicelab.rules.fivedice), fixed like ``config``."""
+        return self.settings.turn_rules()
+
+    def standing(self, state, seat: int) -> turn.Standing:
+        """What the turn rules know of ``seat`` between turns."""
+        return turn.Standing(state.totals[seat], state.on_board[seat])
 
     # ----- hooks ------------------------------------------------------------------------------
     def score_roll(self, dice) -> RollScore:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..rules import fivedice as turn
 from ..rules import thousand as rules
 from ..settings import ThousandSettings
 from .base import Event, evolve, put as _put, register
@@ -35,45 +36,48 @@ class ThousandGame(FiveDiceGame):
                        on_barrel=(False,) * n, barrel_turns=(0,) * n)
 
     def pit(self, total: int) -> tuple[int, int] | None:
-        for low, high in self.config.pits:
-            if low <= total < high:
-                return low, high
-        return None
+        return turn.pit(self.turn_rules, total)
+
+    def standing(self, state, seat):
+        return turn.Standing(state.totals[seat], state.on_board[seat], state.on_barrel[seat],
+                             state.barrel_turns[seat], state.bolts[seat])
+
+    def _with_standing(self, state, seat, p: turn.Standing):
+        return evolve(state, totals=_put(state.totals, seat, p.total),
+                      on_board=_put(state.on_board, seat, p.on_board),
+                      on_barrel=_put(state.on_barrel, seat, p.on_barrel),
+                      barrel_turns=_put(state.barrel_turns, seat, p.barrel_turns),
+                      bolts=_put(state.bolts, seat, p.bolts))
 
     def stand_requirement(self, state, seat):
         s = self.config
         total = state.totals[seat]
-        needs = [(0, "Thousand", "stand")]
-        if not state.on_board[seat]:
-            needs.append((s.opening, f"Thousand opening: a first stand needs {s.opening}", "open"))
-        if state.on_barrel[seat]:
-            needs.append((s.target - total, f"Thousand barrel: from the barrel only a turn "
-                          f"reaching {s.target} may stand", "win from the barrel"))
-        elif (pit := self.pit(total)) is not None:
-            needs.append((pit[1] - total, f"Thousand pit: from {total} a stand must climb out "
-                          f"of the pit to {pit[1]}", "climb out of the pit"))
-        return max(needs, key=lambda n: n[0])
+        goal, need = turn.stand_goal(self.turn_rules, total, state.on_board[seat],
+                                     state.on_barrel[seat])
+        if goal == "open":
+            return need, f"Thousand opening: a first stand needs {s.opening}", "open"
+        if goal == "barrel":
+            return (need, f"Thousand barrel: from the barrel only a turn reaching {s.target} "
+                    "may stand", "win from the barrel")
+        if goal == "pit":
+            return (need, f"Thousand pit: from {total} a stand must climb out of the pit to "
+                    f"{total + need}", "climb out of the pit")
+        return need, "Thousand", "stand"
 
     def _bank(self, state, seat):
         s = self.config
         name = self._name(seat)
-        total = state.totals[seat] + state.turn_total
-        state = evolve(state, on_board=_put(state.on_board, seat, True),
-                        bolts=_put(state.bolts, seat, 0))
+        after, won = turn.stand(self.turn_rules, self.standing(state, seat), state.turn_total)
+        total = after.total
         text = f"{name} stands with {state.turn_total}"
-        if state.on_barrel[seat] or (not s.barrel and total >= s.target):
-            state = evolve(state, totals=_put(state.totals, seat, total), winner=seat,
-                            phase="over")
-            return state, [Event("win", seat, f"{text}: {total} — {name} wins!",
-                                 {"total": total})]
-        if s.barrel and total >= s.barrel:
-            state = evolve(state, totals=_put(state.totals, seat, s.barrel),
-                            on_barrel=_put(state.on_barrel, seat, True),
-                            barrel_turns=_put(state.barrel_turns, seat, 0))
+        state = self._with_standing(state, seat, after)
+        if won:
+            return evolve(state, winner=seat, phase="over"), [
+                Event("win", seat, f"{text}: {total} — {name} wins!", {"total": total})]
+        if after.on_barrel:
             return state, [Event("barrel", seat, f"{text}: on the barrel at {s.barrel}; "
                                  f"{s.barrel_attempts} turns to reach {s.target}.",
                                  {"total": s.barrel})]
-        state = evolve(state, totals=_put(state.totals, seat, total))
         pit = self.pit(total)
         return state, [Event("stand", seat, f"{text}: total {total}"
                              + (f" (in the pit {pit[0]}-{pit[1]})" if pit else "") + ".",
@@ -82,36 +86,31 @@ class ThousandGame(FiveDiceGame):
     def _bust(self, state, seat):
         s = self.config
         name = self._name(seat)
-        if state.on_barrel[seat]:
-            tries = state.barrel_turns[seat] + 1
-            if tries < s.barrel_attempts:
-                return evolve(state, barrel_turns=_put(state.barrel_turns, seat, tries)), [
-                    Event("barrel_attempt", seat, f"{name}: barrel attempt {tries} of "
-                          f"{s.barrel_attempts} failed.", {"attempt": tries})]
-            total = state.totals[seat] - s.barrel_fall
-            return evolve(state, totals=_put(state.totals, seat, total),
-                           on_barrel=_put(state.on_barrel, seat, False),
-                           barrel_turns=_put(state.barrel_turns, seat, 0)), [
-                Event("fall", seat, f"{name} falls off the barrel after {tries} attempts: "
-                      f"-{s.barrel_fall}, total {total}.", {"total": total})]
-        bolts = state.bolts[seat] + 1
+        before = self.standing(state, seat)
+        after = turn.bust(self.turn_rules, before)
+        state = self._with_standing(state, seat, after)
+        if before.on_barrel:
+            tries = before.barrel_turns + 1
+            if after.on_barrel:
+                return state, [Event("barrel_attempt", seat, f"{name}: barrel attempt {tries} "
+                                     f"of {s.barrel_attempts} failed.", {"attempt": tries})]
+            return state, [Event("fall", seat, f"{name} falls off the barrel after {tries} "
+                                 f"attempts: -{s.barrel_fall}, total {after.total}.",
+                                 {"total": after.total})]
+        bolts = before.bolts + 1
         events = [Event("bolt", seat, f"{name} gets a bolt ({bolts} in a row).",
                         {"bolts": bolts})]
-        if bolts >= s.bolts_per_penalty:
-            total = state.totals[seat] - s.bolt_penalty
-            state = evolve(state, totals=_put(state.totals, seat, total))
-            bolts = 0
-            if s.bolt_penalty:
-                events.append(Event("penalty", seat, f"{name} loses {s.bolt_penalty} for "
-                                    f"{s.bolts_per_penalty} bolts in a row: total {total}.",
-                                    {"total": total}))
-        return evolve(state, bolts=_put(state.bolts, seat, bolts)), events
+        if after.bolts == 0 and s.bolt_penalty:  # the count starts again after a penalty
+            events.append(Event("penalty", seat, f"{name} loses {s.bolt_penalty} for "
+                                f"{s.bolts_per_penalty} bolts in a row: total {after.total}.",
+                                {"total": after.total}))
+        return state, events
 
     def status(self, seat: int) -> dict:
         """What the status column shows for a player."""
         st = self._state
         return {"opened": st.on_board[seat], "pit": self.pit(st.totals[seat]),
                 "on_barrel": st.on_barrel[seat],
-                "barrel_attempts_left": self.config.barrel_attempts - st.barrel_turns[seat]
-                if st.on_barrel[seat] else None,
+                "barrel_attempts_left": turn.attempts_left(self.turn_rules,
+                                                           self.standing(st, seat)),
                 "bolts": st.bolts[seat]}

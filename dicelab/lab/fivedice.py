@@ -14,6 +14,7 @@ import numpy as np
 
 from ..errors import RuleError
 from ..rules import bones as bones_rules
+from ..rules import fivedice as turn
 from ..rules import thousand as thousand_rules
 
 _POW6 = np.array([0, 1, 6, 36, 216, 1296, 7776], dtype=np.int32)  # face 0 = not thrown
@@ -157,6 +158,7 @@ def simulate_bones_games(policies: list[Policy], n_games: int, seed=None, min_on
                          target=10_000, preset="hypercard") -> GamesResult:
     """Whole Bones games (RULES.md: minimum to get on the board, final turns, ties to who got
     there first) between the seats' policies; the starter is uniform (a fair roll-off)."""
+    r = turn.FiveDiceRules.of("bones", {"preset": preset, "min_on_board": min_on_board})
     rng = np.random.default_rng(seed)
     seats = len(policies)
     totals = np.zeros((n_games, seats), dtype=np.int64)
@@ -183,13 +185,14 @@ def simulate_bones_games(policies: list[Policy], n_games: int, seed=None, min_on
                 final = np.where(final_from[g] >= 0, np.maximum(others - totals[g, s_] + 50, 50),
                                  0)
                 banked[mine] = simulate_turns("bones", pol, mine.size, preset=preset, rng=rng,
-                                              need=np.where(board, 0, min_on_board),
+                                              need=turn.stand_need(r, totals[g, s_], board),
                                               on_board=board, final=final)
                 points[s_].append(banked[mine])
         rows = active
-        totals[rows, cur] += banked
-        stood = banked > 0
-        on_board[rows[stood], cur[stood]] = True
+        stood = banked > 0  # a Bones bust changes nothing
+        after, _ = turn.stand(r, turn.Standing(totals[rows, cur], on_board[rows, cur]), banked)
+        totals[rows, cur] = after.total
+        on_board[rows[stood], cur[stood]] = after.on_board
         reached[rows[stood], cur[stood]] = step
         trigger = (final_from[rows] < 0) & (totals[rows, cur] >= target)
         final_from[rows[trigger]] = cur[trigger]
@@ -213,14 +216,15 @@ def simulate_thousand_games(policies: list[Policy], n_games: int, seed=None,
     from ..settings import ThousandSettings
 
     c = config or ThousandSettings()
+    r = c.turn_rules()
     rng = np.random.default_rng(seed)
     seats = len(policies)
     shape = (n_games, seats)
-    totals = np.zeros(shape, dtype=np.int64)
-    opened = np.zeros(shape, dtype=bool)
-    barrel = np.zeros(shape, dtype=bool)
-    tries = np.zeros(shape, dtype=np.int64)
-    bolts = np.zeros(shape, dtype=np.int64)
+    # each player's standing (rules.fivedice.Standing), one array per field
+    fields = {"total": np.zeros(shape, dtype=np.int64), "on_board": np.zeros(shape, dtype=bool),
+              "on_barrel": np.zeros(shape, dtype=bool),
+              "barrel_turns": np.zeros(shape, dtype=np.int64),
+              "bolts": np.zeros(shape, dtype=np.int64)}
     current = rng.integers(seats, size=n_games)
     turns = np.zeros(n_games, dtype=np.int64)
     winners = np.full(n_games, -1)
@@ -228,46 +232,26 @@ def simulate_thousand_games(policies: list[Policy], n_games: int, seed=None,
     active = np.arange(n_games)
     while active.size:
         cur = current[active]
-        t = totals[active, cur]
-        on_b = barrel[active, cur]
-        need = np.where(opened[active, cur], 0, c.opening)
-        for low, high in c.pits:
-            need = np.where(~on_b & (t >= low) & (t < high), np.maximum(need, high - t), need)
-        need = np.where(on_b, np.maximum(need, c.target - t), need)
+        before = turn.Standing(**{k: v[active, cur] for k, v in fields.items()})
+        need = turn.stand_need(r, before.total, before.on_board, before.on_barrel)
         banked = np.zeros(active.size, dtype=np.int64)
         for s_, pol in enumerate(policies):
             mine = np.flatnonzero(cur == s_)
             if mine.size:
                 banked[mine] = simulate_turns("thousand", pol, mine.size, rng=rng,
-                                              need=need[mine], on_board=opened[active[mine], s_])
+                                              need=need[mine], on_board=before.on_board[mine])
                 points[s_].append(banked[mine])
-        g, stood = active, banked > 0
-        # stands
-        gs, cs, new = g[stood], cur[stood], t[stood] + banked[stood]
-        opened[gs, cs] = True
-        bolts[gs, cs] = 0
-        wins = on_b[stood] | ((not c.barrel) & (new >= c.target))
-        climbs = ~wins & (c.barrel > 0) & (new >= c.barrel)
-        totals[gs, cs] = np.where(climbs, c.barrel, new)
-        barrel[gs[climbs], cs[climbs]] = True
-        tries[gs[climbs], cs[climbs]] = 0
-        winners[gs[wins]] = cs[wins]
-        # busts
-        gb, cb = g[~stood], cur[~stood]
-        on_bb = barrel[gb, cb]
-        tries[gb[on_bb], cb[on_bb]] += 1
-        fall = on_bb & (tries[gb, cb] >= c.barrel_attempts)
-        totals[gb[fall], cb[fall]] -= c.barrel_fall
-        barrel[gb[fall], cb[fall]] = False
-        tries[gb[fall], cb[fall]] = 0
-        off = ~on_bb
-        bolts[gb[off], cb[off]] += 1
-        pen = off & (bolts[gb, cb] >= c.bolts_per_penalty)
-        totals[gb[pen], cb[pen]] -= c.bolt_penalty
-        bolts[gb[pen], cb[pen]] = 0
-        turns[g] += 1
-        current[g] = (cur + 1) % seats
-        active = g[winners[g] < 0]
+        stood = banked > 0  # a stand banks at least one counting die's points
+        after, won = turn.stand(r, before, banked)
+        busted = turn.bust(r, before)
+        for k, v in fields.items():
+            v[active, cur] = np.where(stood, getattr(after, k), getattr(busted, k))
+        wins = stood & won
+        winners[active[wins]] = cur[wins]
+        turns[active] += 1
+        current[active] = (cur + 1) % seats
+        active = active[winners[active] < 0]
+    totals = fields["total"]
     return GamesResult([p.name for p in policies], winners, totals, turns,
                        [np.concatenate(p) if p else np.zeros(0, np.int64) for p in points])
 
@@ -283,12 +267,12 @@ def policy_for(variant: str, spec: str, config) -> Policy:
     if hasattr(player, "stand_tables"):
         on_board, fresh = player.stand_tables(config)
         return Policy(spec, stand_table=on_board, fresh_table=fresh,
-                      unit=50 if variant == "bones" else 5)
+                      unit=turn.UNIT[variant])
     raise RuleError(f"{spec!r} has no vectorised form for the {variant} lab")
 
 
 def run(variant, players, games, turns, seed, progress, settings):
-    from . import LabResult, mean_ci, progress_bar, wilson
+    from .results import LabResult, mean_ci, progress_bar, wilson
     from ..settings import SETTINGS
 
     cfg = SETTINGS[variant](**settings)

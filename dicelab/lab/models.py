@@ -11,7 +11,7 @@ from ..players import make_player
 def play_games(variant: str, players: list[str], n_games: int, seed: int | None = 0,
                settings: dict | None = None, progress: bool = False):
     """Returns (wins per seat (ties shared), totals (games, seats), turns per game)."""
-    from . import progress_bar
+    from .results import progress_bar
 
     seq = np.random.SeedSequence(seed)
     seats = len(players)

@@ -130,7 +130,7 @@ def simulate_games(players: list[str], n_games: int, seed=None, target: int = 10
 
 
 def run(players, games, seed, progress, settings):
-    from . import LabResult, wilson
+    from .results import LabResult, wilson
     from ..settings import Under40Settings
 
     cfg = Under40Settings(**settings)

@@ -5,7 +5,7 @@ import numpy as np
 
 
 def run(players, games, seed, progress, settings):
-    from . import LabResult, mean_ci, wilson
+    from .results import LabResult, mean_ci, wilson
     from .models import play_games
 
     wins, totals, lengths = play_games("yahtzee", players, games, seed, settings, progress)

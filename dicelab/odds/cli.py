@@ -19,6 +19,7 @@ import json
 from fractions import Fraction
 
 from ..errors import RuleError
+from ..rules import fivedice as turn
 from . import fivedice as fd
 from . import under40 as u40
 
@@ -166,11 +167,10 @@ def _situation_text(rules, state, need: int) -> str:
                 "may stand")
     words = [f"banked {b}", "opened" if state["on_board"] else
              f"not opened (a first stand needs {rules.opening})"]
-    for low, high in rules.pits:
-        if low <= b < high:
-            words.append(f"in the pit {low}-{high}")
-    if rules.barrel:
-        words.append(f"the barrel caps a stand's gain at {rules.barrel - b}")
+    if (pit := turn.pit(rules, b)) is not None:
+        words.append(f"in the pit {pit[0]}-{pit[1]}")
+    if (cap := turn.gain_cap(rules, b)) is not None:
+        words.append(f"the barrel caps a stand's gain at {cap}")
     return ", ".join(words) + (f"; a stand needs {need}" if need else "")
 
 

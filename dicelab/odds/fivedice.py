@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from itertools import product
 from typing import Any
 
@@ -40,49 +40,16 @@ import numpy as np
 from ..errors import RuleError
 from ..rules import bones as bones_rules
 from ..rules import thousand as thousand_rules
-
-UNIT = {"bones": 50, "thousand": 5}
-# seed 000's computers; Thousand's on its own scale (a 1 scores 10 there, 100 in Bones), as in
-# dicelab.players.fivedice
-STRATEGIES = {"bones": {"chicken": 100, "aggressive": 200, "gambler": 300},
-              "thousand": {"chicken": 25, "aggressive": 50, "gambler": 100}}
-THRESHOLD_RANGE = {"bones": (50, 2000), "thousand": (5, 500)}
+from ..rules.fivedice import (STRATEGIES, THRESHOLD_RANGE, UNIT, FiveDiceRules, Standing,
+                              bust, check_standing, gain_cap, stand_need)
 
 
 # ----- rules -> a hashable description ---------------------------------------------------------
-@dataclass(frozen=True)
-class FiveDiceRules:
-    """The settings the odds depend on, hashable (built from a Settings object or a name)."""
-
-    variant: str
-    preset: str = "hypercard"
-    choose_keepers: bool = False
-    min_on_board: int = 600
-    opening: int = 50
-    pits: tuple[tuple[int, int], ...] = ((200, 300), (600, 700))
-    barrel: int = 880
-    target: int = 1000
-    barrel_attempts: int = 3
-    barrel_fall: int = 100
-    bolts_per_penalty: int = 3
-    bolt_penalty: int = 100
-
-    @property
-    def unit(self) -> int:
-        return UNIT[self.variant]
-
-    @property
-    def kernel_key(self) -> tuple[str, str, bool]:
-        if self.variant == "bones":
-            return ("bones", self.preset, self.choose_keepers)
-        return ("thousand", "", False)
-
-
 @cache
 def _default_rules(variant: str) -> FiveDiceRules:
     from ..settings import BonesSettings, ThousandSettings
 
-    return as_rules((BonesSettings if variant == "bones" else ThousandSettings)())
+    return (BonesSettings if variant == "bones" else ThousandSettings)().turn_rules()
 
 
 def as_rules(rules: Any) -> FiveDiceRules:
@@ -94,18 +61,11 @@ def as_rules(rules: Any) -> FiveDiceRules:
         if rules not in UNIT:
             raise RuleError(f"five-dice odds are for bones and thousand, not {rules!r}")
         return _default_rules(rules)
-    if hasattr(rules, "barrel"):
-        return FiveDiceRules(
-            "thousand", opening=rules.opening,
-            pits=tuple((int(lo), int(hi)) for lo, hi in rules.pits), barrel=rules.barrel,
-            target=rules.target, barrel_attempts=rules.barrel_attempts,
-            barrel_fall=rules.barrel_fall, bolts_per_penalty=rules.bolts_per_penalty,
-            bolt_penalty=rules.bolt_penalty)
-    if hasattr(rules, "min_on_board"):
-        bones_rules.check_preset(rules.preset)
-        return FiveDiceRules("bones", preset=rules.preset,
-                             choose_keepers=bool(rules.choose_keepers),
-                             min_on_board=rules.min_on_board)
+    if callable(getattr(rules, "turn_rules", None)):  # BonesSettings, ThousandSettings
+        return rules.turn_rules()
+    for variant, key in (("thousand", "barrel"), ("bones", "min_on_board")):
+        if hasattr(rules, key):  # a game's ``config`` namespace
+            return FiveDiceRules.of(variant, vars(rules))
     raise RuleError(f"five-dice odds need Bones or Thousand settings, got {rules!r}")
 
 
@@ -302,65 +262,24 @@ class _Situation:
     first_board: bool
 
 
-def stand_need(r: FiveDiceRules, banked: int = 0, on_board: bool = True,
-               on_barrel: bool = False) -> int:
-    """The turn total needed to stand (the game's ``stand_minimum``), in points."""
-    if r.variant == "bones":
-        return 0 if on_board else r.min_on_board
-    need = 0 if on_board else r.opening
-    if on_barrel:
-        return max(need, r.target - banked)
-    for low, high in r.pits:
-        if low <= banked < high:
-            return max(need, high - banked)
-    return need
-
-
 def _situation(r: FiveDiceRules, banked: int = 0, on_board: bool = True,
                on_barrel: bool = False, barrel_turns: int = 0, bolts: int = 0) -> _Situation:
     need = max(0, -(-stand_need(r, banked, on_board, on_barrel) // r.unit))
     if r.variant == "bones":
         return _Situation(r.kernel_key, need, None, 0.0, False, not on_board)
-    clamp = None
-    if on_barrel:
-        fall = barrel_turns + 1 >= r.barrel_attempts
-        bust_value = -float(r.barrel_fall) if fall else 0.0
-    else:
-        if r.barrel:
-            clamp = float(r.barrel - banked)
-        bust_value = -float(r.bolt_penalty) if bolts + 1 >= r.bolts_per_penalty else 0.0
+    cap = gain_cap(r, banked, on_barrel)
+    clamp = None if cap is None else float(cap)
+    before = Standing(banked, on_board, on_barrel, barrel_turns, bolts)
+    bust_value = float(bust(r, before).total - banked)
     return _Situation(r.kernel_key, need, clamp, bust_value, True, False)
 
 
-def _check_state(r: FiveDiceRules, banked, on_barrel, barrel_turns, bolts):
-    for name, v in (("banked", banked), ("barrel_turns", barrel_turns), ("bolts", bolts)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise RuleError(f"{name} is a whole number, got {v!r}")
-    if barrel_turns < 0 or bolts < 0:
-        raise RuleError("barrel_turns and bolts are counts (>= 0)")
-    if r.variant == "bones":
-        if banked < 0:
-            raise RuleError(f"a Bones total is never negative, got {banked}")
-        if on_barrel:
-            raise RuleError("Bones has no barrel")
-        return
-    if on_barrel:
-        if not r.barrel:
-            raise RuleError("Thousand: the barrel is off in these settings (barrel 0)")
-        if banked != r.barrel:
-            raise RuleError(f"Thousand barrel: a player on the barrel has exactly {r.barrel}, "
-                            f"not {banked}")
-        if barrel_turns >= r.barrel_attempts:
-            raise RuleError(f"Thousand barrel: {r.barrel_attempts} attempts, "
-                            f"{barrel_turns} already used")
-    elif r.barrel and banked >= r.barrel:
-        raise RuleError(f"Thousand barrel: a stand reaching {r.barrel} sets the total to "
-                        f"{r.barrel} on the barrel, so {banked} off the barrel cannot happen")
-    elif not r.barrel and banked >= r.target:
-        raise RuleError(f"Thousand: a total of {banked} has already won (target {r.target})")
-
-
 # ----- the solver ------------------------------------------------------------------------------
+SOLVES = 256
+"""Solved grids kept per kind (LRU): a grid is at most ~100 KB (settings bound the turn totals it
+tables to 1000 units), so the three caches stay under ~80 MB however many rule sets and
+situations a server meets."""
+
 @dataclass(frozen=True)
 class _Solution:
     unit: int
@@ -420,7 +339,7 @@ def _allowed(sit: _Situation, top: int) -> np.ndarray:
     return ok
 
 
-@cache
+@lru_cache(maxsize=SOLVES)
 def _solve_optimal(sit: _Situation) -> _Solution:
     k = _kernel(sit.kernel_key, auto=False)
     u = k.unit
@@ -443,7 +362,7 @@ def _solve_optimal(sit: _Situation) -> _Solution:
     return _run(k, top, tail, stand, no, _allowed(sit, top), sit.bust_value)
 
 
-@cache
+@lru_cache(maxsize=SOLVES)
 def _solve_threshold(sit: _Situation, threshold: int, habit: bool) -> _Solution:
     """The computer of seed 000: stands as soon as t >= threshold (units) and it may stand;
     with hot dice (habit) it rolls all five again unless this stand puts it on the board for
@@ -471,7 +390,7 @@ def _solve_threshold(sit: _Situation, threshold: int, habit: bool) -> _Solution:
     return _run(k, top, tail, stand, mask, None, sit.bust_value)
 
 
-@cache
+@lru_cache(maxsize=SOLVES)
 def _solve_reach(kernel_key, amount: int, hot_compulsory: bool) -> _Solution:
     """Chance to end the turn standing with a turn total >= amount (units), rolling until
     then with the keep choices that maximise it."""
@@ -547,7 +466,7 @@ def optimal_turn_ev(rules, *, on_board: bool = True, banked: int = 0, on_barrel:
     them. Bones: ``on_board`` False applies min_on_board. Thousand: ``on_board`` is "opened";
     ``banked`` sets the pit and the barrel clamp; ``on_barrel`` needs banked == barrel."""
     r = as_rules(rules)
-    _check_state(r, banked, on_barrel, barrel_turns, bolts)
+    check_standing(r, Standing(banked, on_board, on_barrel, barrel_turns, bolts))
     sol = _solve_optimal(_situation(r, banked, on_board, on_barrel, barrel_turns, bolts))
     return float(sol.roll[5, 0])
 
@@ -560,7 +479,7 @@ def threshold_turn_ev(rules, threshold: int, hot_dice_habit: bool = True, *,
     hot dice again unless that stand puts it on the board for the first time). Thousand's hot
     dice are always rolled, so the habit does not matter there."""
     r = as_rules(rules)
-    _check_state(r, banked, on_barrel, barrel_turns, bolts)
+    check_standing(r, Standing(banked, on_board, on_barrel, barrel_turns, bolts))
     t = check_threshold(threshold, r.variant)
     sit = _situation(r, banked, on_board, on_barrel, barrel_turns, bolts)
     sol = _solve_threshold(sit, t // r.unit, bool(hot_dice_habit) or sit.hot_compulsory)
@@ -580,12 +499,15 @@ def reach_chance(rules, amount: int, turn_total: int = 0, dice_left: int = 5, *,
     rules need to stand), rolling until then with the choices that maximise that chance.
     Thousand: hot dice reached at the amount must still be rolled once more."""
     r = as_rules(rules)
-    _check_state(r, banked, on_barrel, 0, 0)
+    check_standing(r, Standing(banked, on_board, on_barrel))
     t_u = _check_total(r, turn_total)
     n = _check_n(dice_left)
     sit = _situation(r, banked, on_board, on_barrel)
-    if isinstance(amount, bool) or not isinstance(amount, (int, np.integer)) or amount < 0:
-        raise RuleError(f"an amount to reach is a whole number >= 0, got {amount!r}")
+    top = _highest_target(r)
+    if (isinstance(amount, bool) or not isinstance(amount, (int, np.integer))
+            or not 0 <= amount <= top):
+        raise RuleError(f"an amount to reach is a whole number from 0 to {top} (the highest "
+                        f"{r.variant} target), got {amount!r}"[:200])
     a_u = max(-(-int(amount) // r.unit), sit.need, 1)
     sol = _solve_reach(r.kernel_key, a_u, sit.hot_compulsory)
     if t_u > 0 and n == 5 and not sit.hot_compulsory and t_u >= a_u:
@@ -597,10 +519,21 @@ def reach_chance(rules, amount: int, turn_total: int = 0, dice_left: int = 5, *,
     return float(sol.roll[n, t_u])
 
 
+def _highest_target(r: FiveDiceRules) -> int:
+    """The variant's highest target setting: the solver's tables never need to reach beyond."""
+    from ..settings import SETTINGS
+
+    return SETTINGS[r.variant].param.target.bounds[1]
+
+
+MAX_TURN_TOTAL = 10_000_000  # far beyond any turn; the closed-form tail takes floats only
+
+
 def _check_total(r: FiveDiceRules, turn_total) -> int:
     if isinstance(turn_total, bool) or not isinstance(turn_total, (int, np.integer)) \
-            or turn_total < 0:
-        raise RuleError(f"a turn total is a whole number >= 0, got {turn_total!r}")
+            or not 0 <= turn_total <= MAX_TURN_TOTAL:
+        raise RuleError(f"a turn total is a whole number from 0 to {MAX_TURN_TOTAL:,}, "
+                        f"got {turn_total!r}"[:200])
     if turn_total % r.unit:
         raise RuleError(f"{r.variant} turn totals are multiples of {r.unit}, got {turn_total}")
     return int(turn_total) // r.unit
@@ -638,7 +571,7 @@ def turn_readout(rules, turn_total: int = 0, dice_left: int = 5, *, on_board: bo
     r = as_rules(rules)
     n = _check_n(dice_left)
     t_u = _check_total(r, turn_total)
-    _check_state(r, banked, on_barrel, barrel_turns, bolts)
+    check_standing(r, Standing(banked, on_board, on_barrel, barrel_turns, bolts))
     sit = _situation(r, banked, on_board, on_barrel, barrel_turns, bolts)
     sol = _solve_optimal(sit)
     hot = t_u > 0 and n == 5

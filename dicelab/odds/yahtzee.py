@@ -24,6 +24,7 @@ import json
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cache, cached_property
 from itertools import combinations_with_replacement
@@ -643,7 +644,11 @@ class YahtzeeTable:
 
 
 # ----- solve and cache --------------------------------------------------------------------------
-_MEMORY: dict[str, YahtzeeTable] = {}
+MEMORY_TABLES = 4   # solved tables kept in memory (LRU): each is 8-14 MB of values
+DISK_TABLES = 12    # table files kept in a cache folder (least recently used removed first)
+_MEMORY: OrderedDict[str, YahtzeeTable] = OrderedDict()
+_SOLVING: dict[str, threading.Lock] = {}  # one solve per rules at a time: others wait for it
+_GUARD = threading.Lock()
 
 
 def _settings(settings_or_preset) -> YahtzeeSettings:
@@ -675,13 +680,51 @@ def solve(settings_or_preset: YahtzeeSettings | str = "official", progress: bool
     if cache is not False:
         folder = cache_dir() if cache is True else Path(cache)
         path = folder / f"yahtzee-{key}.npz"
-        table = _MEMORY.get(key) or _load(path, settings, rules)
-        if table is None:
-            table = YahtzeeTable(settings, _Solver(rules).solve(progress=progress))
-            _save(path, table, rules)
-        _MEMORY[key] = table
+        with _GUARD:
+            lock = _SOLVING.setdefault(key, threading.Lock())
+        with lock:  # identical work is done once: a second caller waits and reads the result
+            with _GUARD:
+                table = _MEMORY.get(key)
+            if table is None:
+                table = _load(path, settings, rules)
+            else:
+                _touch(path)  # recently used, on disk too
+            if table is None:
+                table = YahtzeeTable(settings, _Solver(rules).solve(progress=progress))
+                _save(path, table, rules)
+                _prune(folder)
+            with _GUARD:
+                _MEMORY[key] = table
+                _MEMORY.move_to_end(key)
+                while len(_MEMORY) > MEMORY_TABLES:
+                    _MEMORY.popitem(last=False)
         return table
     return YahtzeeTable(settings, _Solver(rules).solve(progress=progress))
+
+
+def cached(settings_or_preset: YahtzeeSettings | str = "official") -> YahtzeeTable | None:
+    """The table of these rules if it is in memory now (no solve, no file read), else None."""
+    key = _Rules(_settings(settings_or_preset)).key
+    with _GUARD:
+        table = _MEMORY.get(key)
+        if table is not None:
+            _MEMORY.move_to_end(key)
+        return table
+
+
+def rules_key(settings_or_preset: YahtzeeSettings | str = "official") -> str:
+    """Rules that differ only in settings the values do not depend on share this key."""
+    return _Rules(_settings(settings_or_preset)).key
+
+
+def _prune(folder: Path) -> None:
+    """Keep the DISK_TABLES most recently used table files of a cache folder."""
+    try:
+        files = sorted(folder.glob("yahtzee-*.npz"), key=lambda f: f.stat().st_mtime)
+        for old in files[:-DISK_TABLES]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass  # a read-only or shared folder: only costs disk
 
 
 def _load(path: Path, settings, rules: _Rules) -> YahtzeeTable | None:
@@ -695,7 +738,16 @@ def _load(path: Path, settings, rules: _Rules) -> YahtzeeTable | None:
     values = z["values"]
     if meta.get("key") != rules.key or values.shape != ((FULL + 1) * rules.Y * rules.U,):
         return None
+    _touch(path)
     return YahtzeeTable(settings, values)
+
+
+def _touch(path: Path) -> None:
+    """Mark a table file recently used (pruned last)."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass
 
 
 def _save(path: Path, table: YahtzeeTable, rules: _Rules) -> None:

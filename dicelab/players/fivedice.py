@@ -4,7 +4,8 @@ from __future__ import annotations
 import param
 
 from ..actions import Roll, Stand
-from . import register, spec_value
+from ..rules.fivedice import STRATEGIES, THRESHOLD_RANGE, UNIT
+from .registry import register, spec_value
 
 
 def final_turn_action(view):
@@ -29,7 +30,7 @@ class ThresholdPlayer(param.Parameterized):
     pit it keeps rolling until it climbs out in one turn.
     """
 
-    threshold = param.Integer(default=300, bounds=(50, 2000), step=50,
+    threshold = param.Integer(default=300, bounds=THRESHOLD_RANGE["bones"], step=UNIT["bones"],
                               doc="Turn total at which the computer stands.")
     hot_dice_habit = param.Boolean(default=True,
                                    doc="With hot dice, always roll all five again.")
@@ -61,7 +62,8 @@ class ThresholdPlayer(param.Parameterized):
 class ThousandThresholdPlayer(ThresholdPlayer):
     """A threshold computer on Thousand's scale (a 1 scores 10 there, 100 in Bones)."""
 
-    threshold = param.Integer(default=50, bounds=(5, 500), step=5,
+    threshold = param.Integer(default=50, bounds=THRESHOLD_RANGE["thousand"],
+                              step=UNIT["thousand"],
                               doc="Turn total at which the computer stands.")
     _variant = "thousand"
 
@@ -72,9 +74,7 @@ def _named(cls, name: str, threshold: int):
     return make
 
 
-# seed 000's personalities; on Thousand's scale for Thousand
-STRATEGIES = {"bones": {"chicken": 100, "aggressive": 200, "gambler": 300},
-              "thousand": {"chicken": 25, "aggressive": 50, "gambler": 100}}
+# seed 000's personalities (STRATEGIES, from the rules module) on each variant's scale
 _CLASSES = {"bones": ThresholdPlayer, "thousand": ThousandThresholdPlayer}
 
 

@@ -5,7 +5,7 @@ import param
 
 from ..actions import Roll, Stand
 from ..odds.under40 import readout
-from . import register, spec_value
+from .registry import register, spec_value
 
 
 class CautiousPlayer(param.Parameterized):

@@ -5,7 +5,7 @@ import numpy as np
 import param
 
 from ..actions import Reroll, Roll, Score
-from . import register, spec_value
+from .registry import register, spec_value
 
 
 def _situation(view):

@@ -4,9 +4,11 @@
 in SQLite (the default, durable) or in Redis (shared by several server processes). Pick one
 with ``DICELAB_ROOMS`` = ``memory`` | ``sqlite:///path/rooms.db`` | ``redis://host:port/db``.
 """
+from .backend import default_backend, default_pacer, default_service
 from .model import Room, RoomSeat, player_name, room_name
 from .service import Moved, RoomEvent, RoomService
 from .stores import ENV, Conflict, MemoryStore, SQLiteStore, Store, open_store
 
 __all__ = ["Room", "RoomSeat", "RoomService", "RoomEvent", "Moved", "Store", "MemoryStore",
-           "SQLiteStore", "Conflict", "open_store", "room_name", "player_name", "ENV"]
+           "SQLiteStore", "Conflict", "open_store", "room_name", "player_name", "ENV",
+           "default_backend", "default_service", "default_pacer"]

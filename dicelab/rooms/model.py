@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import re
 import secrets
 import unicodedata
@@ -17,7 +18,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..errors import RuleError
-from ..games.base import MAX_NAME, MAX_SEATS
+from ..games.base import MAX_NAME, MAX_SEATS, check_name_chars
 
 MAX_ROOM_NAME = 40
 MAX_STRATEGY = 40
@@ -63,13 +64,7 @@ def player_name(value: Any) -> str:
     name = _text(value, "a player's name")
     if len(name) > 4 * MAX_NAME:  # refuse huge input before looking at it character by character
         raise RuleError(f"a name has at most {MAX_NAME} characters, got {len(name)}")
-    for ch in name:
-        cat = unicodedata.category(ch)
-        # Cc: control characters, Cs: lone surrogates (not storable), Co: private use,
-        # Cf: invisible format characters (bidi overrides spoof names) except the zero-width
-        # joiner that emoji sequences need
-        if ch not in " \t" and (cat in ("Cc", "Cs", "Co") or (cat == "Cf" and ch != "\u200d")):
-            raise RuleError(f"a name may not hold control characters (U+{ord(ch):04X})")
+    check_name_chars(name)
     name = " ".join(unicodedata.normalize("NFC", name).split())
     if not name:
         raise RuleError("a seat needs a name")
@@ -103,6 +98,10 @@ def token_hash(token: Any) -> str:
 
 def same_token(stored: str | None, token: Any) -> bool:
     return stored is not None and hmac.compare_digest(stored, token_hash(token))
+
+
+class Damaged(RuleError):
+    """A stored room record or action that cannot be read: skipped and reported."""
 
 
 @dataclass
@@ -143,6 +142,10 @@ class Room:
     seed: int | None = None
     created: float = 0.0
     rev: int = 0  # bumped by the store on every change of this record
+    finished: bool = False  # the game is over (the lobby lists it as finished)
+    touched: float = 0.0  # the clock's seconds at the last change (rooms idle too long expire)
+    client: str = ""  # hash of the creating client's address (rooms per address are limited)
+    archived: bool = False  # expired: kept in the store's history, out of the lobby
 
     @property
     def key(self) -> str:
@@ -168,13 +171,40 @@ class Room:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "Room":
-        data = json.loads(text)
-        data["seats"] = [RoomSeat(**s) for s in data["seats"]]
-        return cls(**data)
+        """The room of a stored record; ``Damaged`` (a RuleError) for a record that is not one
+        (garbage, a truncated write, another program's row)."""
+        try:
+            data = json.loads(text)
+            data["seats"] = [RoomSeat(**s) for s in data["seats"]]
+            room = cls(**data)
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+            raise Damaged(f"damaged room record: {str(exc)[:100]}") from None
+        kinds = ((room.name, str), (room.variant, str), (room.settings, dict),
+                 (room.creator, str), (room.started, bool), (room.created, (int, float)),
+                 (room.rev, int), (room.finished, bool), (room.archived, bool))
+        if not all(isinstance(v, t) for v, t in kinds) or not all(
+                isinstance(seat.name, str) for seat in room.seats):
+            raise Damaged(f"damaged room record {str(data.get('name'))[:40]!r}: wrong types")
+        return room
 
     def public(self) -> dict[str, Any]:
         """What anyone may see (for a lobby or a spectator): no token hashes."""
         return {"name": self.name, "variant": self.variant, "settings": dict(self.settings),
-                "started": self.started,
+                "started": self.started, "finished": self.finished,
                 "seats": [{"name": s.name, "computer": s.strategy, "empty": s.is_empty,
                            "away": s.away_since is not None} for s in self.seats]}
+
+
+def readable_rooms(rows, damaged: dict[str, str]) -> list[Room]:
+    """The rooms of stored (key, record) rows; a damaged record is skipped, logged once and
+    noted in ``damaged`` (key -> why), so one bad row never hides the others."""
+    rooms = []
+    for key, text in rows:
+        try:
+            rooms.append(Room.from_json(text))
+        except Damaged as exc:
+            key = key.decode() if isinstance(key, bytes) else str(key)
+            if key not in damaged:
+                logging.getLogger("dicelab.rooms").warning("room %r skipped: %s", key, exc)
+            damaged[key] = str(exc)
+    return rooms

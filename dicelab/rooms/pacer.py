@@ -40,6 +40,7 @@ class Pacer:
         self.pace = max(float(pace), 0.0)
         self.strategy = strategy
         self._due: dict[str, float] = {}  # room key -> monotonic time of its last change
+        self._unsolvable: set[str] = set()  # Yahtzee rules whose solve failed in the worker
         self._cond = threading.Condition()
         self._stopped = False
         self._unsubscribe = service.subscribe(None, self._heard)
@@ -94,6 +95,33 @@ class Pacer:
                     elif self._due.get(key, 0) <= now:
                         self._due[key] = max(self._due.get(key, 0), again)
 
+    def _solving(self, key: str, room) -> bool:
+        """A Yahtzee computer playing optimally needs its rules' solved table: the first time
+        for these rules it is solved by the shared worker, never in this thread (which paces
+        every room of the server). True while it is being solved."""
+        if room.variant != "yahtzee" or not any(s.strategy == "optimal" for s in room.seats):
+            return False
+        from ..odds import yahtzee
+        from ..odds.worker import WORKER
+        from ..settings import YahtzeeSettings
+
+        settings = YahtzeeSettings.from_dict(room.settings)
+        rules = yahtzee.rules_key(settings)
+        if rules in self._unsolvable or yahtzee.cached(settings) is not None:
+            return False  # (unsolvable: the computer's own call fails and the step logs it)
+
+        def done(result):
+            if isinstance(result, Exception):
+                self._unsolvable.add(rules)
+            self._heard(RoomEvent(key, "room"))  # look again
+        try:
+            WORKER.submit(rules,
+                          lambda: yahtzee.solve(settings, progress=False), done)
+        except RuleError:  # the worker's queue is full: look again later
+            self._heard(RoomEvent(key, "room"))
+            return True
+        return True
+
     def _step(self, key: str) -> float | None:
         """One paced move in a room; returns when to look again (None: wait for news)."""
         try:
@@ -105,6 +133,8 @@ class Pacer:
             return None
         seat = room.seats[game.current_player]
         if seat.is_computer:
+            if self._solving(key, room):
+                return None  # the worker's news (a room event) wakes this room again
             self.service.play_computers(key, limit=1)  # its news restarts the pace
             return None
         if seat.away_since is None:

@@ -16,8 +16,8 @@ import time
 import uuid
 
 from ..errors import RuleError
-from .model import Room
-from .stores import Conflict, Store, _clash, _missing
+from .model import Room, readable_rooms
+from .store_api import Conflict, Store, missing, name_taken, read_actions
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ class RedisStore(Store):
                             args=[room.to_json(), room.created, room.key,
                                   self._message(room.key, "room")])
         if not done:
-            raise _clash(room)
+            raise name_taken(room)
         return room
 
     def get(self, key):
@@ -101,7 +101,7 @@ class RedisStore(Store):
         def attempt(pipe):  # WATCH name; redis-py runs this again if another writer got in
             text = pipe.get(name)
             if text is None:
-                raise _missing(key)
+                raise missing(key)
             room = Room.from_json(text)
             result = change(room)
             room.rev += 1
@@ -124,18 +124,26 @@ class RedisStore(Store):
         if not keys:
             return []
         texts = self._r.mget([self._room(k) for k in keys])
-        rooms = [Room.from_json(t) for t in texts if t is not None]
-        return [r for r in rooms if not (open_only and r.started)]
+        rooms = readable_rooms([(k, t) for k, t in zip(keys, texts) if t is not None],
+                               self.damaged)
+        return [r for r in rooms if not (open_only and r.started) and not r.archived]
+
+    def history(self):
+        keys = self._r.zrange(f"{self.prefix}:rooms", 0, -1)
+        texts = self._r.mget([self._room(k) for k in keys]) if keys else []
+        rooms = readable_rooms([(k, t) for k, t in zip(keys, texts) if t is not None],
+                               self.damaged)
+        return [r for r in rooms if r.archived]
 
     # ----- the action log --------------------------------------------------------------------
     def actions(self, key, start=0):
-        return [json.loads(a) for a in self._r.lrange(self._log(key), start, -1)]
+        return read_actions(key, start, self._r.lrange(self._log(key), start, -1))
 
     def append(self, key, index, action):
         n = self._append(keys=[self._room(key), self._log(key), self._channel],
                          args=[index, json.dumps(action), self._message(key, "action")])
         if n == -2:
-            raise _missing(key)
+            raise missing(key)
         if n == -1:
             raise Conflict(f"{key}: the log has moved past {index} actions")
 

@@ -17,7 +17,9 @@ own document (``doc.add_next_tick_callback``) and unsubscribe when the session e
 """
 from __future__ import annotations
 
+import hashlib
 import logging
+import os
 import secrets
 import threading
 import time
@@ -60,13 +62,25 @@ class RoomService:
     """Network game rooms. ``store``: a Store, or a spec for ``open_store`` (default: the
     ``DICELAB_ROOMS`` environment variable, else SQLite in the user data dir).
     ``grace``: seconds a seat must be empty or away before a computer may take it over;
-    ``clock``: seconds now (tests give their own)."""
+    ``clock``: seconds now (tests give their own).
+    Limits (a classroom server no single client can fill): ``max_rooms`` rooms in the lobby,
+    ``max_per_client`` created from one client address (environment ``DICELAB_MAX_ROOMS``,
+    ``DICELAB_MAX_ROOMS_PER_CLIENT``); finished games leave the lobby for the store's history
+    after ``keep_finished`` seconds, and rooms nobody changed for ``idle`` seconds too."""
 
     def __init__(self, store: Store | str | None = None, *, grace: float = 120.0,
-                 clock: Callable[[], float] = time.time):
+                 clock: Callable[[], float] = time.time, max_rooms: int | None = None,
+                 max_per_client: int | None = None, keep_finished: float = 3600.0,
+                 idle: float = 6 * 3600.0):
         self.store = store if isinstance(store, Store) else open_store(store)
         self.grace = float(grace)
         self.clock = clock
+        self.max_rooms = _limit(max_rooms, "DICELAB_MAX_ROOMS", 500)
+        self.max_per_client = _limit(max_per_client, "DICELAB_MAX_ROOMS_PER_CLIENT", 20)
+        self.keep_finished = float(keep_finished)
+        self.idle = float(idle)
+        self._swept = -1e18
+        self._log_seen: dict[str, tuple[int, float]] = {}  # key -> (log length, when first seen)
         self._lock = threading.Lock()  # guards the three dicts below
         self._room_locks: dict[str, threading.RLock] = {}
         self._games: dict[str, _Cached] = {}
@@ -74,17 +88,30 @@ class RoomService:
         self.store.on_remote(self._notify)
 
     # ----- the lobby -------------------------------------------------------------------------
-    def create(self, name: Any, variant: Any, settings: Any, creator_name: Any
-               ) -> tuple[Room, str]:
-        """A new open room with the creator seated; returns it and the creator's token."""
+    def create(self, name: Any, variant: Any, settings: Any, creator_name: Any,
+               client: Any = None) -> tuple[Room, str]:
+        """A new open room with the creator seated; returns it and the creator's token.
+        ``client``: the creator's address (text), for the limit of rooms per address."""
         name = room_name(name)
         if not isinstance(variant, str) or variant not in GAMES:
             raise RuleError(f"the variants are {', '.join(GAMES)}; got {variant!r}"[:200])
         settings = _settings(variant, settings)
+        creator = player_name(creator_name)
+        client_id = "" if client is None else hashlib.sha256(
+            _text(client, "a client address", 200).encode()).hexdigest()[:16]
+        self._expire_soon()
+        total, mine = self.store.counts(client_id)
+        if total >= self.max_rooms:
+            raise RuleError(f"this server holds at most {self.max_rooms} games: wait for one "
+                            f"to end, or join one")
+        if client_id and mine >= self.max_per_client:
+            raise RuleError(f"at most {self.max_per_client} games from one address at a time")
         token = new_token()
-        seat = RoomSeat(player_name(creator_name), holder=token_hash(token))
+        seat = RoomSeat(creator, holder=token_hash(token))
+        now = self.clock()
         room = self.store.create(Room(name, variant, settings, creator=token_hash(token),
-                                      seats=[seat], created=self.clock()))
+                                      seats=[seat], created=now, touched=now,
+                                      client=client_id))
         self._notify(room.key, "room")
         return room, token
 
@@ -93,8 +120,73 @@ class RoomService:
         return self.store.rooms(open_only=True)
 
     def list_all(self) -> list[Room]:
-        """Every room, open or started, oldest first (spectators may watch any)."""
+        """Every room, open or started, oldest first (spectators may watch any); finished
+        ones say so (``room.finished``) until they expire into the history."""
+        self._expire_soon()
         return self.store.rooms(open_only=False)
+
+    def lobby(self, limit: int) -> dict[str, tuple[list[Room], int]]:
+        """A lobby's page: the first ``limit`` open rooms and rooms in play (finished ones
+        included, marked), each with how many there are in all."""
+        self._expire_soon()
+        return {"open": self.store.page(False, limit), "play": self.store.page(True, limit)}
+
+    def history(self) -> list[Room]:
+        """Expired rooms (finished, or idle too long), oldest first: out of the lobby, kept."""
+        return self.store.history()
+
+    @property
+    def damaged(self) -> dict[str, str]:
+        """Stored rooms that could not be read (key -> why): skipped, never hiding the others."""
+        return self.store.damaged
+
+    def _expire_soon(self) -> None:
+        """At most once a minute, sweep expired rooms in a thread of its own (no page waits)."""
+        with self._lock:
+            if self.clock() - self._swept <= 60:
+                return
+            self._swept = self.clock()
+        threading.Thread(target=self._sweep, name="dicelab-expire", daemon=True).start()
+
+    def _sweep(self) -> None:
+        try:
+            self.expire()
+        except Exception:  # e.g. the store went away: the next sweep tries again
+            log.exception("expiring rooms failed")
+
+    def expire(self) -> list[str]:
+        """Move finished rooms older than ``keep_finished`` and rooms unchanged for ``idle``
+        seconds out of the lobby, into the store's history. Returns their keys."""
+        now = self.clock()
+        self._swept = now
+        gone = []
+        for room in self.store.rooms(open_only=False):
+            done = room.finished and now - room.touched >= self.keep_finished
+            if not done and now - max(room.touched, room.created) < self.idle:
+                continue
+            if not done and room.started and not room.finished:
+                # actions do not touch the record: idle only if the log stood still too
+                try:
+                    n = len(self.store.actions(room.key))
+                except RuleError:  # a damaged log: the room stays (and says so when opened)
+                    continue
+                seen = self._log_seen.get(room.key)
+                if seen is None or seen[0] != n:
+                    self._log_seen[room.key] = (n, now)
+                    if seen is not None or n:
+                        continue
+                elif now - seen[1] < self.idle:
+                    continue
+            try:
+                self.store.update(room.key, _archive)
+            except RuleError:
+                continue
+            self._log_seen.pop(room.key, None)
+            with self._lock:
+                self._games.pop(room.key, None)
+            gone.append(room.key)
+            self._notify(room.key, "room")
+        return gone
 
     def room(self, name: Any) -> Room:
         """A room's record, for anyone (a spectator too). Token hashes are in it: show
@@ -143,7 +235,8 @@ class RoomService:
         """The creator removes a computer seat before the start."""
         def change(room: Room):
             self._creator(room, token, "remove seats")
-            self._open(room)
+            if room.started:  # a full room may lose a computer (only joining needs a free seat)
+                raise RuleError(f"{room.name} has started: its seats are fixed")
             i = _seat_index(room, seat)
             if not room.seats[i].is_computer:
                 raise RuleError(f"{room.seats[i].name} is a person: only they can leave")
@@ -186,17 +279,31 @@ class RoomService:
         return self.state(name)
 
     # ----- play ------------------------------------------------------------------------------
-    def act(self, name: Any, token: Any, action: Any) -> int:
+    def act(self, name: Any, token: Any, action: Any, expect: Any = None) -> int:
         """The seat on turn, held by ``token``, plays ``action`` (an Action, its JSON dict or
         text). Returns the action's number in the log. Refused (RuleError, nothing changed)
-        for anyone else, out of turn, or against the rules."""
+        for anyone else, out of turn, or against the rules.
+
+        ``expect``: the number the action should get (the log's length the sender saw). A retry
+        or a double click sends the same number again: if that action is already in the log it
+        is answered with its number and not played twice; if another action took the place,
+        or the log is not there yet, it is refused."""
         action = _action(action)
+        if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)
+                                   or expect < 0):
+            raise RuleError(f"expect is an action number (>= 0), got {expect!r}"[:200])
         key = self._key(name)
         with self._room_lock(key):
             room, game = self._sync(key)
             if game is None:
                 raise RuleError(f"{room.name} has not started yet")
             i = self._seat(room, token)
+            if expect is not None and expect != len(game.actions):
+                if (expect < len(game.actions)
+                        and action_to_json(game.actions[expect]) == action_to_json(action)):
+                    return expect  # already played: this is a retry
+                raise RuleError(f"the game moved on: it is at action {len(game.actions)}, "
+                                f"not {expect}; look again")
             if game.is_over:
                 raise RuleError(f"{room.name} is over: no more actions")
             if room.seats[i].is_computer:
@@ -347,8 +454,13 @@ class RoomService:
 
     def _update(self, name: Any, change: Callable[[Room], Any]) -> Any:
         key = self._key(name)
+
+        def touch(room: Room):
+            result = change(room)
+            room.touched = self.clock()
+            return result
         with self._room_lock(key):
-            _, result = self.store.update(key, change)
+            _, result = self.store.update(key, touch)
         self._notify(key, "room")
         return result
 
@@ -413,10 +525,37 @@ class RoomService:
                 self._games.pop(key, None)
             raise
         self._games[key].count += 1
+        if game.is_over:  # the lobby lists it as finished (and it expires from there)
+            try:
+                self.store.update(key, self._finish)
+            except Exception:  # the action is stored: only the lobby's word "finished" waits
+                log.exception("could not mark %s finished", key)
         return index
+
+    def _finish(self, room: Room) -> None:
+        room.finished = True
+        room.touched = self.clock()
 
 
 # ----- input checks ------------------------------------------------------------------------------
+def _archive(room: Room) -> None:
+    if room.archived:  # another sweep (thread or process) got there first
+        raise RuleError(f"{room.name} has expired already")
+    room.archived = True
+
+
+def _limit(value: Any, env: str, default: int) -> int:
+    if value is None:
+        text = os.environ.get(env)
+        try:
+            value = default if text is None else int(text)
+        except ValueError:
+            raise RuleError(f"{env} is a whole number, got {text!r}") from None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise RuleError(f"a room limit is a whole number >= 1, got {value!r}")
+    return value
+
+
 def _text(value: Any, what: str, limit: int) -> str:
     if not isinstance(value, str) or not value:
         raise RuleError(f"{what} is a non-empty text, got {type(value).__name__}")

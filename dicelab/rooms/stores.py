@@ -24,64 +24,14 @@ import os
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Any, Callable, TypeVar
 
 from ..errors import RuleError
-from .model import Room
+from .model import Room, readable_rooms
+from .store_api import Conflict, Store, missing, name_taken, read_actions
 
-T = TypeVar("T")
+__all__ = ["ENV", "Conflict", "Store", "MemoryStore", "SQLiteStore", "open_store"]
+
 ENV = "DICELAB_ROOMS"
-
-
-class Conflict(Exception):
-    """The log holds a different number of actions than the writer expected."""
-
-
-class Store:
-    """The interface every store offers (all methods thread-safe)."""
-
-    def create(self, room: Room) -> Room:
-        """Store a new room (its ``rev`` becomes 1); RuleError if the name is taken."""
-        raise NotImplementedError
-
-    def get(self, key: str) -> Room | None:
-        raise NotImplementedError
-
-    def update(self, key: str, change: Callable[[Room], T]) -> tuple[Room, T]:
-        """Read-modify-write one room atomically: ``change`` edits a copy (and may raise
-        RuleError to leave everything as it was); the copy is saved with ``rev`` + 1."""
-        raise NotImplementedError
-
-    def delete(self, key: str) -> None:
-        raise NotImplementedError
-
-    def rooms(self, open_only: bool = True) -> list[Room]:
-        """Every room (only those not started, by default), oldest first."""
-        raise NotImplementedError
-
-    def actions(self, key: str, start: int = 0) -> list[dict[str, Any]]:
-        """The room's actions from index ``start`` on."""
-        raise NotImplementedError
-
-    def append(self, key: str, index: int, action: dict[str, Any]) -> None:
-        """Append ``action`` as action number ``index`` (0-based), durably; Conflict if the log
-        does not hold exactly ``index`` actions, RuleError if the room is gone."""
-        raise NotImplementedError
-
-    def on_remote(self, callback: Callable[[str, str], None]) -> None:
-        """Call ``callback(key, kind)`` when another process changes a room (kind "room",
-        "action" or "deleted"). Stores without other processes never call it."""
-
-    def close(self) -> None:
-        pass
-
-
-def _missing(key: str) -> RuleError:
-    return RuleError(f"there is no game named {key!r}")
-
-
-def _clash(room: Room) -> RuleError:
-    return RuleError(f"a game named {room.name!r} already exists: choose another name")
 
 
 class MemoryStore(Store):
@@ -96,7 +46,7 @@ class MemoryStore(Store):
     def create(self, room):
         with self._lock:
             if room.key in self._rooms:
-                raise _clash(room)
+                raise name_taken(room)
             room = room.copy()
             room.rev = 1
             self._rooms[room.key] = room.to_json()
@@ -111,7 +61,7 @@ class MemoryStore(Store):
     def update(self, key, change):
         with self._lock:
             if key not in self._rooms:
-                raise _missing(key)
+                raise missing(key)
             room = Room.from_json(self._rooms[key])
             result = change(room)
             room.rev += 1
@@ -125,20 +75,25 @@ class MemoryStore(Store):
 
     def rooms(self, open_only=True):
         with self._lock:
-            rooms = [Room.from_json(t) for t in self._rooms.values()]
-        return sorted((r for r in rooms if not (open_only and r.started)),
+            rooms = readable_rooms(list(self._rooms.items()), self.damaged)
+        return sorted((r for r in rooms if not (open_only and r.started) and not r.archived),
                       key=lambda r: r.created)
+
+    def history(self):
+        with self._lock:
+            rooms = readable_rooms(list(self._rooms.items()), self.damaged)
+        return sorted((r for r in rooms if r.archived), key=lambda r: r.created)
 
     def actions(self, key, start=0):
         with self._lock:
-            return [json.loads(a) for a in self._logs.get(key, [])[start:]]
+            return read_actions(key, start, self._logs.get(key, [])[start:])
 
     def append(self, key, index, action):
         text = json.dumps(action)
         with self._lock:
             log = self._logs.get(key)
             if log is None:
-                raise _missing(key)
+                raise missing(key)
             if len(log) != index:
                 raise Conflict(f"{key}: the log holds {len(log)} actions, not {index}")
             log.append(text)
@@ -148,9 +103,16 @@ class SQLiteStore(Store):
     """Rooms in one SQLite file (WAL). Several processes may share the file safely (each write
     is one IMMEDIATE transaction), but only RedisStore tells other processes about changes."""
 
+    TABLES = {"rooms": ("key", "started", "created", "room"),
+              "actions": ("key", "idx", "action")}
+
     def __init__(self, path: str | os.PathLike):
+        from ..sqlite_files import check_sqlite, problem
+
         self.path = Path(path).expanduser()
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        check_sqlite(self.path, self.TABLES, "rooms")  # a damaged file is set aside, logged
+        self.problem = problem(self.path)
         self._lock = threading.Lock()
         # autocommit mode (isolation_level=None): transactions are the explicit BEGINs below
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
@@ -207,9 +169,9 @@ class SQLiteStore(Store):
         with self._write() as db:
             try:
                 db.execute("INSERT INTO rooms VALUES (?, ?, ?, ?)",
-                           (room.key, int(room.started), room.created, room.to_json()))
+                           (room.key, _column(room), room.created, room.to_json()))
             except sqlite3.IntegrityError:
-                raise _clash(room) from None
+                raise name_taken(room) from None
         return room
 
     def get(self, key):
@@ -220,12 +182,12 @@ class SQLiteStore(Store):
         with self._write() as db:
             row = db.execute("SELECT room FROM rooms WHERE key = ?", (key,)).fetchone()
             if row is None:
-                raise _missing(key)
+                raise missing(key)
             room = Room.from_json(row[0])
             result = change(room)
             room.rev += 1
             db.execute("UPDATE rooms SET started = ?, room = ? WHERE key = ?",
-                       (int(room.started), room.to_json(), key))
+                       (_column(room), room.to_json(), key))
         return room, result
 
     def delete(self, key):
@@ -234,20 +196,39 @@ class SQLiteStore(Store):
             db.execute("DELETE FROM actions WHERE key = ?", (key,))
 
     def rooms(self, open_only=True):
-        where = "WHERE started = 0 " if open_only else ""
-        rows = self._read(f"SELECT room FROM rooms {where}ORDER BY created")
-        return [Room.from_json(r[0]) for r in rows]
+        where = "started = 0" if open_only else "started IN (0, 1)"
+        rows = self._read(f"SELECT key, room FROM rooms WHERE {where} ORDER BY created")
+        return readable_rooms(rows, self.damaged)
+
+    def history(self):
+        rows = self._read(f"SELECT key, room FROM rooms WHERE started = {ARCHIVED} "
+                          "ORDER BY created")
+        return readable_rooms(rows, self.damaged)
+
+    def counts(self, client):
+        (total, mine), = self._read(
+            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN json_valid(room) AND "
+            "json_extract(room, '$.client') = ? THEN 1 ELSE 0 END), 0) FROM rooms "
+            "WHERE started IN (0, 1)", (client,))
+        return total, mine
+
+    def page(self, started, limit):
+        rows = self._read("SELECT key, room FROM rooms WHERE started = ? ORDER BY created "
+                          "LIMIT ?", (int(started), limit))
+        (total,) = self._read("SELECT COUNT(*) FROM rooms WHERE started = ?",
+                              (int(started),))[0]
+        return readable_rooms(rows, self.damaged), total
 
     def actions(self, key, start=0):
         rows = self._read("SELECT action FROM actions WHERE key = ? AND idx >= ? ORDER BY idx",
                           (key, start))
-        return [json.loads(r[0]) for r in rows]
+        return read_actions(key, start, [r[0] for r in rows])
 
     def append(self, key, index, action):
         text = json.dumps(action)
         with self._write() as db:
             if db.execute("SELECT 1 FROM rooms WHERE key = ?", (key,)).fetchone() is None:
-                raise _missing(key)
+                raise missing(key)
             (last,) = db.execute("SELECT MAX(idx) FROM actions WHERE key = ?", (key,)).fetchone()
             count = 0 if last is None else last + 1
             if count != index:
@@ -273,8 +254,10 @@ class SQLiteStore(Store):
             self._watcher.start()
 
     def _snapshot(self) -> dict[str, tuple[int, int]]:
-        rows = self._read("SELECT key, json_extract(room, '$.rev'), (SELECT COALESCE(MAX(idx) "
-                          "+ 1, 0) FROM actions a WHERE a.key = rooms.key) FROM rooms")
+        # json_valid first: one malformed record must not stop the watcher (json_extract raises)
+        rows = self._read("SELECT key, CASE WHEN json_valid(room) THEN json_extract(room, '$.rev')"
+                          " END, (SELECT COALESCE(MAX(idx) + 1, 0) FROM actions a "
+                          "WHERE a.key = rooms.key) FROM rooms")
         return {key: (rev, n) for key, rev, n in rows}
 
     def _watch(self):
@@ -305,6 +288,13 @@ class SQLiteStore(Store):
             self._watcher.join(2)
         with self._lock:
             self._db.close()
+
+
+ARCHIVED = 2  # the rooms table's "started" column: 0 open, 1 started, 2 expired (history)
+
+
+def _column(room: Room) -> int:
+    return ARCHIVED if room.archived else int(room.started)
 
 
 def default_spec() -> str:

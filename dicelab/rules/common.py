@@ -15,6 +15,15 @@ class RollScore(NamedTuple):
     def bust(self) -> bool:
         return self.counting == 0
 
+    def _repr_html_(self) -> str:
+        """In a notebook: the points, and which dice counted (✓) in roll order."""
+        marks = " ".join("✓" if m else "✗" for m in self.mask)
+        what = "bust: no die counts" if self.bust else (
+            f"{self.points:,} points, {self.counting} dice count")
+        return (f"<div class='dicelab-roll' style='font:15px system-ui,sans-serif'><b>{what}</b>"
+                + (f" <span title='counting dice in roll order'>({marks})</span>" if marks
+                   else "") + "</div>")
+
 
 def roll_score(dice: tuple[int, ...], points: int, counting_by_face: dict[int, int]) -> RollScore:
     """Build a RollScore, marking the first counting dice of each face in roll order."""

@@ -2,7 +2,9 @@
 (``create_app`` is what gets served: a function, never a shared object)."""
 from __future__ import annotations
 
+import logging
 import os
+import unicodedata
 
 import panel as pn
 import panel_material_ui as pmui
@@ -14,15 +16,13 @@ from ..games import Seat, new_game
 from ..players import make_player, player_names
 from ..rooms.pacer import default_strategy
 from ..settings import SETTINGS
-from .components import (Controls, DiceTray, HintLine, History, ScoreCard, Scoreboard,
-                         TurnBanner)
-from .odds_panel import OddsPanel
-from .win_chart import WinChart
+from .notebook import NotebookShow
 from .play import Play, Prefs
 from .records import KEYS, TITLES, RecordStore
 from .rules_text import RULES, SUMMARY
 from .session import keep_flushing
-from .words import alert_html, apply_preset, settings_title
+from .table import Table, rules_title
+from .words import alert_html, apply_preset
 
 VARIANTS = ("bones", "thousand", "under40", "yahtzee")
 
@@ -312,45 +312,6 @@ class StartScreen(pn.viewable.Viewer):
             self._msg, self._go, sizing_mode="stretch_width")
 
 
-# ----- the table ---------------------------------------------------------------------------
-def rules_title(game) -> str:
-    return settings_title(game.variant, game.config)
-
-
-class Table(pn.viewable.Viewer):
-    """Banner, dice, controls, hint, history | scoreboard, odds."""
-
-    play = param.ClassSelector(class_=Play)
-
-    def __panel__(self):
-        p = self.play
-        left = [self._caption(), TurnBanner(play=p), DiceTray(play=p), Controls(play=p),
-                HintLine(play=p)]
-        side = [pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>Scoreboard</h3>", margin=0),
-                           Scoreboard(play=p), WinChart(play=p), sizing_mode="stretch_width",
-                           styles={"padding": "10px"}),
-                pmui.Paper(OddsPanel(play=p), sizing_mode="stretch_width",
-                           styles={"padding": "10px"})]
-        if p.variant == "yahtzee":
-            left.append(pmui.Paper(ScoreCard(play=p), sizing_mode="stretch_width",
-                                   styles={"padding": "8px"}))
-        left.append(pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>History</h3>", margin=0),
-                               History(play=p), sizing_mode="stretch_width",
-                               styles={"padding": "10px"}))
-        return pmui.FlexBox(
-            pn.Column(*left, sizing_mode="stretch_width",
-                      styles={"flex": "2 1 520px", "min-width": "0"}),
-            pn.Column(*side, sizing_mode="stretch_width",
-                      styles={"flex": "1 1 320px", "min-width": "0"}),
-            gap="16px", flex_wrap="wrap", sizing_mode="stretch_width", align_items="flex-start")
-
-    def _caption(self):
-        return pn.pane.HTML(f"<div class='caption'>{pn.util.escape(rules_title(self.play.game))}"
-                            "</div>", sizing_mode="stretch_width", margin=(0, 0, 4, 0),
-                            stylesheets=[".caption { font: 600 1.05rem system-ui, sans-serif;"
-                                         " opacity: .85; }"])
-
-
 # ----- settings drawer ---------------------------------------------------------------------
 class SettingsDrawer(pn.viewable.Viewer):
     """Rules in force, computer strategies and their sliders, sound, animation, pace, records."""
@@ -455,12 +416,24 @@ def preload():
 
 
 def _arg(name: str):
+    """A URL query value as text; a value that is not UTF-8 (``?room=%FF``) or too long is
+    ignored with a log line: the page opens as if it were not there."""
     args = getattr(pn.state, "session_args", None) or {}
     v = args.get(name)
-    return v[0].decode() if v else None
+    if not v:
+        return None
+    try:
+        text = v[0].decode()
+    except UnicodeDecodeError:
+        logging.getLogger("dicelab").warning("ignored URL value %s=%r: not UTF-8", name, v[0][:40])
+        return None
+    if len(text) > 200 or any(unicodedata.category(c)[0] == "C" for c in text):
+        logging.getLogger("dicelab").warning("ignored URL value %s=%r", name, text[:40])
+        return None
+    return text
 
 
-class DicelabApp(pn.viewable.Viewer):
+class DicelabApp(NotebookShow, pn.viewable.Viewer):
     """Start screen <-> table in a pmui Page with a settings drawer."""
 
     def __init__(self, records_path=None, prefs: Prefs | None = None, **params):
@@ -470,6 +443,8 @@ class DicelabApp(pn.viewable.Viewer):
         self.records = RecordStore(records_path)
         self.play: Play | None = None
         self.start_screen = StartScreen(on_start=self._start_when_loaded)
+        if self.records.problem:  # a damaged records file was set aside: say so on the page
+            self.start_screen.message = self.records.problem
         self.drawer = SettingsDrawer(self.prefs, self.records)
         self._main = pn.Column(self.start_screen, sizing_mode="stretch_width",
                                styles={"padding": "4px 10px 16px", "box-sizing": "border-box"})
@@ -536,6 +511,9 @@ class DicelabApp(pn.viewable.Viewer):
             pn.state.onload(apply)
         else:
             apply()
+
+    def _notebook_text(self) -> str:
+        return "dicelab app" + (f" playing {self.play.game!r}" if self.play else "")
 
     def toggle_settings(self):
         if not self.page.contextbar:  # filled on first use: a closed drawer never reports idle

@@ -13,6 +13,7 @@ from panel.custom import JSComponent
 
 from ..rules.yahtzee import BOXES, LABELS, UPPER
 from . import words
+from .notebook import HTML, NotebookShow
 from .odds_view import fivedice_odds, under40_odds, yahtzee_odds
 from .play import Play
 
@@ -40,7 +41,7 @@ def current_odds(play: Play):
     return memo(play, "odds", lambda: yahtzee_odds(play))
 
 
-class _Base(pn.viewable.Viewer):
+class _Base(NotebookShow, pn.viewable.Viewer):
     play = param.ClassSelector(class_=Play)
 
     def __init__(self, game=None, **params):
@@ -51,6 +52,9 @@ class _Base(pn.viewable.Viewer):
     @property
     def game(self):
         return self.play.game
+
+    def _notebook_text(self) -> str:
+        return f"dicelab {type(self).__name__} of {self.game!r}"
 
 
 # ----- dice --------------------------------------------------------------------------------
@@ -204,7 +208,7 @@ class TurnBanner(_Base):
 
     def __init__(self, game=None, **params):
         super().__init__(game, **params)
-        self._pane = pn.pane.HTML(self._html(), sizing_mode="stretch_width",
+        self._pane = HTML(self._html(), sizing_mode="stretch_width",
                                   stylesheets=[BANNER_CSS], margin=(0, 0, 4, 0))
         self.play.param.watch(lambda *_: setattr(self._pane, "object", self._html()), "tick")
 
@@ -254,7 +258,7 @@ class HintLine(_Base):
 
     def __init__(self, game=None, **params):
         super().__init__(game, **params)
-        self._pane = pn.pane.HTML(self._html(), sizing_mode="stretch_width",
+        self._pane = HTML(self._html(), sizing_mode="stretch_width",
                                   stylesheets=[HINT_CSS])
         self.play.param.watch(lambda *_: setattr(self._pane, "object", self._html()), "tick")
 
@@ -416,7 +420,7 @@ class Scoreboard(_Base):
         super().__init__(game, **params)
         if self.records is None:
             self.records = getattr(self.play, "records", None)
-        self._pane = pn.pane.HTML(self._html(), sizing_mode="stretch_width",
+        self._pane = HTML(self._html(), sizing_mode="stretch_width",
                                   stylesheets=[BOARD_CSS])
         self.play.param.watch(self._update, "tick")
         if self.records is not None:
@@ -500,7 +504,7 @@ class History(_Base):
 
     def __init__(self, game=None, **params):
         super().__init__(game, **params)
-        self._pane = pn.pane.HTML(self._html(), sizing_mode="stretch_width",
+        self._pane = HTML(self._html(), sizing_mode="stretch_width",
                                   stylesheets=[HISTORY_CSS])
         self.play.param.watch(lambda *_: setattr(self._pane, "object", self._html()), "tick")
 

@@ -9,8 +9,6 @@ this session's document as next-tick callbacks.
 """
 from __future__ import annotations
 
-import logging
-import os
 import threading
 import urllib.parse
 from types import SimpleNamespace
@@ -25,40 +23,17 @@ from ..games import Seat, new_game
 from ..players import player_names
 from ..rooms import Room, RoomService
 from ..rooms.model import new_token
-from ..rooms.pacer import Pacer, default_strategy
+from ..rooms.backend import default_backend as backend  # this process's service and pacer
+from ..rooms.pacer import default_strategy
 from ..settings import SETTINGS
 from .play import Play, Prefs
 from .session import every, handoff, one_message
+from .table import Table
 from .words import alert_html, apply_preset, settings_title
 
-log = logging.getLogger(__name__)
 esc = pn.util.escape
 VARIANT_TITLES = {"bones": "Bones", "thousand": "Thousand (1000)", "under40": "Under40",
                   "yahtzee": "Yahtzee"}
-
-# ----- one service and one pacer per server process ----------------------------------------------
-_backend: tuple[RoomService, Pacer] | None = None
-_backend_lock = threading.Lock()
-
-
-def _env_float(name: str, default: float) -> float:
-    try:
-        return float(os.environ.get(name, default))
-    except ValueError:
-        log.warning("%s=%r is not a number; using %s", name, os.environ.get(name), default)
-        return default
-
-
-def backend() -> tuple[RoomService, Pacer]:
-    """This process's RoomService (store from ``DICELAB_ROOMS``) and its Pacer (seconds per
-    computer action from ``DICELAB_ROOM_PACE``, default 0.8; ``DICELAB_ROOM_GRACE``: seconds
-    a seat may be away on turn before a computer takes it over, default 120)."""
-    global _backend
-    with _backend_lock:
-        if _backend is None:
-            service = RoomService(grace=_env_float("DICELAB_ROOM_GRACE", 120.0))
-            _backend = (service, Pacer(service, pace=_env_float("DICELAB_ROOM_PACE", 0.8)))
-        return _backend
 
 
 def room_title(room: Room) -> str:
@@ -169,8 +144,8 @@ class RoomPlay(Play):
     # acting: through the service, which stores the action before anyone is shown it
     def _apply(self, action) -> bool:
         self.settle()
-        try:
-            self.service.act(self.room.name, self.token, action)
+        try:  # the number it should get: a retried or doubled click is not played twice
+            self.service.act(self.room.name, self.token, action, expect=len(self.game.actions))
         except RuleError as exc:
             return self._refuse(str(exc))
         self.sync()
@@ -195,14 +170,12 @@ class RoomPlay(Play):
                 self._seats_shown = seats
                 return 0
             self.settle()
-            seat = g.state.current
-            before = getattr(g.state, "turn_total", None)
-            events = []
-            for action in new:
-                events += g.apply(action)
+            with self.quiet():  # shown together below
+                for action in new:
+                    g.apply(action)
             self._seats_shown = self._seat_shape()
             with one_message():  # news from elsewhere: dice and table together
-                self._shown(new[-1], events, seat, before, animate=animate, at_once=True)
+                self.catch_up(animate=animate, at_once=True)
             return len(new)
 
 
@@ -212,6 +185,78 @@ LOBBY_CSS = """
 .room-row b { font-size: 1.05rem; }
 .room-row .seats { opacity: .85; }
 """
+
+
+class RoomList(JSComponent):
+    """A list of rooms drawn in the browser from plain rows (one model for the whole list: a
+    row of Panel widgets costs ~80 ms to build and send, so a lobby of many rooms was slow).
+    The browser redraws only rows whose content changed; a click sends ``{act, name}``."""
+
+    rows = param.List(default=[], doc="[{key, name, html, buttons: [{label, act, primary}]}]")
+
+    _stylesheets = [LOBBY_CSS + """
+.room-card { background: var(--mui-palette-background-paper, #fff); border-radius: 4px;
+  background-image: linear-gradient(rgba(255,255,255,.05), rgba(255,255,255,.05));
+  box-shadow: 0 1px 3px rgba(0,0,0,.2); padding: 8px 12px; margin: 0 0 8px 0; }
+.room-buttons { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 6px; }
+.room-buttons button { font: 500 0.8125rem/1.75 system-ui, sans-serif; letter-spacing: .02857em;
+  text-transform: uppercase; border-radius: 4px; padding: 4px 10px; cursor: pointer;
+  border: 1px solid #1976d2; }
+.room-buttons button.primary { background: #1976d2; color: #fff;
+  box-shadow: 0 3px 1px -2px rgba(0,0,0,.2), 0 2px 2px 0 rgba(0,0,0,.14); }
+.room-buttons button.outlined { background: transparent; color: #1976d2;
+  border-color: rgba(25,118,210,.5); }
+"""]
+
+    _esm = """
+export function render({ model, el }) {
+  const list = document.createElement("div");
+  el.appendChild(list);
+  let made = new Map();  // key -> {sig, node}: rows drawn already
+  const draw = () => {
+    const next = new Map();
+    const nodes = [];
+    for (const r of model.rows) {
+      const sig = JSON.stringify(r);
+      let m = made.get(r.key);
+      if (!m || m.sig !== sig) {
+        const card = document.createElement("div");
+        card.className = "room-card";
+        const text = document.createElement("div");
+        text.innerHTML = r.html;  // escaped on the server
+        card.appendChild(text);
+        const bar = document.createElement("div");
+        bar.className = "room-buttons";
+        for (const b of r.buttons) {
+          const btn = document.createElement("button");
+          btn.type = "button";
+          btn.textContent = b.label;
+          btn.className = b.primary ? "primary" : "outlined";
+          btn.addEventListener("click", () => model.send_msg({ act: b.act, name: r.name }));
+          bar.appendChild(btn);
+        }
+        card.appendChild(bar);
+        m = { sig, node: card };
+      }
+      next.set(r.key, m);
+      nodes.push(m.node);
+    }
+    made = next;
+    list.replaceChildren(...nodes);
+  };
+  draw();
+  model.on("rows", draw);
+}
+"""
+
+    def __init__(self, on_act=None, **params):
+        super().__init__(**params)
+        self._on_act = on_act
+
+    def _handle_msg(self, msg) -> None:
+        if (isinstance(msg, dict) and msg.get("act") in ("join", "watch", "back")
+                and isinstance(msg.get("name"), str) and self._on_act is not None):
+            self._on_act(msg["act"], msg["name"][:200])
 
 
 class Lobby(pn.viewable.Viewer):
@@ -236,6 +281,10 @@ class Lobby(pn.viewable.Viewer):
         self._unsubscribe = None
         self._stop_catch_up = lambda: None
         self._shown = None  # what the list shows, to redraw only on a change
+        self._rows: dict = {}  # room key -> ((rev, seat), row) drawn last
+        self._lists = {part: RoomList(on_act=self._act, sizing_mode="stretch_width")
+                       for part in ("open", "play")}
+        self._limit = self.PAGE
         try:
             self.service, self.pacer = backend()
         except Exception as exc:  # e.g. Redis not reachable: say so, do not crash the page
@@ -304,7 +353,7 @@ class Lobby(pn.viewable.Viewer):
         def go():
             room, token = self.service.create(self.game_name, self.variant,
                                               self.settings[self.variant].to_dict(),
-                                              self.player)
+                                              self.player, client=_client_address())
             return room, token
         out = self._guard(go)
         if out:
@@ -337,50 +386,73 @@ class Lobby(pn.viewable.Viewer):
             self._list.objects = []
             return
         try:
-            rooms = self.service.list_all()
+            page = self.service.lobby(self._limit)
         except Exception as exc:
             self.message = f"Could not read the games: {exc}"
             return
+        rooms = page["open"][0] + page["play"][0]
+        totals = {"open": page["open"][1], "play": page["play"][1]}
         mine = {k for k in (self.keeper.tokens or {})}
         seats = [room.seat_of(self.keeper.token(room.key)) if room.key in mine else None
                  for room in rooms]
         shape = [(room.key, room.rev, seat) for room, seat in zip(rooms, seats)]
+        shape.append(tuple(totals.values()))
         if shape == self._shown:
             return  # nothing changed: new buttons would swallow a click on the old ones
         self._shown = shape
-        open_rows, play_rows = [], []
-        for room, seat in zip(rooms, seats):
-            (play_rows if room.started else open_rows).append(self._row(room, seat))
+        sections: dict[str, list] = {"open": [], "play": []}
+        rows = {}
+        for room, seat in zip(rooms, seats):  # a page at a time: thousands of rooms stay quick
+            part = sections["play" if room.started else "open"]
+            old = self._rows.get(room.key)
+            # only rows that changed are made again (and drawn again by the browser)
+            row = old[1] if old is not None and old[0] == (room.rev, seat) else \
+                self._row(room, seat)
+            rows[room.key] = ((room.rev, seat), row)
+            part.append(row)
+        self._rows = rows
+
+        def shown(name, empty):
+            self._lists[name].rows = sections[name]
+            items = [self._lists[name]] if sections[name] else [pn.pane.HTML(empty)]
+            hidden = totals[name] - len(sections[name])
+            return items + ([self._more_button(hidden)] if hidden > 0 else [])
         self._list.objects = [
             pn.pane.HTML("<h3 style='margin:10px 0 4px'>Open games</h3>"),
-            *(open_rows or [pn.pane.HTML("<p>No open games yet: create one above.</p>")]),
+            *shown("open", "<p>No open games yet: create one above.</p>"),
             pn.pane.HTML("<h3 style='margin:14px 0 4px'>Games in play</h3>"),
-            *(play_rows or [pn.pane.HTML("<p>None right now.</p>")]),
+            *shown("play", "<p>None right now.</p>"),
         ]
 
-    def _row(self, room: Room, seat: int | None):
+    PAGE = 12  # rows per list shown at first ("Show more" adds a page): each row's widgets
+    # cost ~80 ms to send to a browser, so a page of 2 x 12 appears in about a second
+
+    def _more_button(self, hidden: int):
+        def more(event):
+            self._limit += self.PAGE
+            self.refresh()
+        return pmui.Button(label=f"Show more ({hidden} not shown)", variant="text",
+                           size="small", on_click=more)
+
+    def _row(self, room: Room, seat: int | None) -> dict:
         seats = ", ".join(esc(s.name) + (" (computer)" if s.is_computer else "")
                           for s in room.seats)
-        state = "in play" if room.started else "open"
-        text = pn.pane.HTML(
-            f"<div class='room-row'><b>{esc(room.name)}</b> · "
-            f"{esc(room_title(room))} · {state}<br>"
-            f"<span class='seats'>{len(room.seats)} seat{'s' if len(room.seats) != 1 else ''}:"
-            f" {seats}</span></div>", stylesheets=[LOBBY_CSS], sizing_mode="stretch_width")
+        state = "finished" if room.finished else "in play" if room.started else "open"
+        html = (f"<div class='room-row'><b>{esc(room.name)}</b> · "
+                f"{esc(room_title(room))} · {state}<br>"
+                f"<span class='seats'>{len(room.seats)} seat{'s' if len(room.seats) != 1 else ''}:"
+                f" {seats}</span></div>")
         buttons = []
         if seat is not None:
-            buttons.append(pmui.Button(label=f"Return to {room.name}", variant="contained",
-                                       color="primary", size="small",
-                                       on_click=lambda e, n=room.name: self.back(n)))
+            buttons.append({"label": f"Return to {room.name}", "act": "back", "primary": True})
         elif not room.started and not room.is_full:
-            buttons.append(pmui.Button(label=f"Join {room.name}", variant="contained",
-                                       color="primary", size="small",
-                                       on_click=lambda e, n=room.name: self.join(n)))
-        buttons.append(pmui.Button(label=f"Watch {room.name}", variant="outlined", size="small",
-                                   on_click=lambda e, n=room.name: self.watch(n)))
-        return pmui.Paper(text, pmui.FlexBox(*buttons, gap="6px", flex_wrap="wrap"),
-                          sizing_mode="stretch_width", sx={"padding": "8px 12px"},
-                          margin=(0, 0, 8, 0))
+            buttons.append({"label": f"Join {room.name}", "act": "join", "primary": True})
+        buttons.append({"label": f"Watch {room.name}", "act": "watch", "primary": False})
+        return {"key": room.key, "name": room.name, "html": html, "buttons": buttons}
+
+    def _act(self, act: str, name: str) -> None:
+        """A click on a row's button (from the browser)."""
+        {"join": self.join, "watch": self.watch, "back": self.back}[act](name)
 
     def __panel__(self):
         name = pmui.TextInput.from_param(self.param.player, width=220, max_length=40,
@@ -624,8 +696,6 @@ class RoomScreen(pn.viewable.Viewer):
         self._body.objects = items
 
     def _draw_table(self):
-        from .app import Table
-
         if self.play is None:
             self.play = RoomPlay(self.service, self.room, self.token, prefs=self.prefs)
             self._body.objects = [Table(play=self.play)]
@@ -640,3 +710,11 @@ class RoomScreen(pn.viewable.Viewer):
         return pn.Column(pmui.FlexBox(self._bar, self._buttons, align_items="center", gap="8px",
                                       flex_wrap="wrap", sizing_mode="stretch_width"),
                          self._msg, self._body, sizing_mode="stretch_width")
+
+
+def _client_address() -> str | None:
+    """The browser's address as the server sees it (for the limit of rooms per address)."""
+    try:
+        return pn.state.curdoc.session_context.request.remote_ip or None
+    except AttributeError:
+        return None

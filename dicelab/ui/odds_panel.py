@@ -10,6 +10,7 @@ from bokeh.plotting import figure
 
 from ..rules.yahtzee import BOXES, LABELS
 from .components import _Base, current_odds
+from .notebook import HTML
 from .odds_view import FiveDiceOdds, Under40Odds, YahtzeeOdds
 from . import words
 from .words import num, pct
@@ -48,7 +49,7 @@ class OddsPanel(_Base):
     def __init__(self, game=None, **params):
         super().__init__(game, **params)
         v = self.play.variant
-        self._text = pn.pane.HTML("", sizing_mode="stretch_width", stylesheets=[ODDS_CSS])
+        self._text = HTML("", sizing_mode="stretch_width", stylesheets=[ODDS_CSS])
         self._chart = None
         if v in ("bones", "thousand"):
             self._src = ColumnDataSource(dict(x=["1", "2", "3", "4", "5"], y=[0.0] * 5,

@@ -126,37 +126,36 @@ def under40_odds(game) -> Under40Odds | str:
     return out
 
 
-_TABLES: dict = {}
-_SOLVING: set = set()
-
-
 def _yahtzee_table(mod, game, play):
-    """The solved table of this game's rules, or None while a background thread solves it
-    (the first time for these rules; then a disk cache makes it quick)."""
-    key = repr(game.settings.to_dict())
-    if key in _TABLES:
-        return _TABLES[key]
-    if key not in _SOLVING:
-        _SOLVING.add(key)
-        import threading
+    """The solved table of this game's rules, or None while the server's shared worker solves
+    it (the first time for these rules; then a disk cache makes it quick), or the exception
+    that stopped it. The tables live in the solver's bounded cache, not here."""
+    table = mod.cached(game.settings)
+    if table is not None:
+        return table
+    import panel as pn
 
-        import panel as pn
+    from ..odds.worker import WORKER
 
-        doc = pn.state.curdoc
-        settings = game.settings.copy()
+    doc = pn.state.curdoc
+    settings = game.settings.copy()
 
-        def work():
-            try:
-                _TABLES[key] = mod.solve(settings, progress=False)
-            except Exception as exc:  # shown as "odds not available"
-                _TABLES[key] = exc
-            finally:
-                _SOLVING.discard(key)
-            if doc is not None and getattr(doc, "session_context", None) is not None:
-                doc.add_next_tick_callback(play._bump)
-            else:
-                play._bump()
-        threading.Thread(target=work, daemon=True).start()
+    def done(result):
+        play._solve_error = result if isinstance(result, Exception) else None
+        if doc is not None and getattr(doc, "session_context", None) is not None:
+            doc.add_next_tick_callback(play._bump)
+        else:
+            play._bump()
+    error = getattr(play, "_solve_error", None)
+    if error is not None:  # the solve failed: say so (a new game of these rules tries again)
+        return error
+    key = mod.rules_key(settings)
+    if WORKER.position(key) is None or not getattr(play, "_solve_asked", None) == key:
+        try:
+            WORKER.submit(key, lambda: mod.solve(settings, progress=False), done)
+        except RuleError as exc:
+            return exc
+        play._solve_asked = key
     return None
 
 
@@ -170,7 +169,11 @@ def yahtzee_odds(play) -> YahtzeeOdds | str:
         return "the game is over"
     table = _yahtzee_table(mod, g, play)
     if table is None:
-        return "computing the optimal Yahtzee table (first time for these rules)…"
+        from ..odds.worker import WORKER
+
+        ahead = WORKER.position(mod.rules_key(g.settings))
+        queue = f"; {ahead} ahead in the queue" if ahead else ""
+        return f"computing the optimal Yahtzee table (first time for these rules{queue})…"
     if isinstance(table, Exception):
         return f"odds not available ({table})"
     try:

@@ -1,9 +1,14 @@
 """One table's controller: the game, the person's pending choices (held / set-aside dice), the
 pacing of computer turns, and what was said. Views render it and call its actions; every
-rule decision is the game model's (``apply``, ``is_legal``, ``need_to_stand``...)."""
+rule decision is the game model's (``apply``, ``is_legal``, ``need_to_stand``...).
+
+The Play follows its game: it watches the model's ``state`` parameter (set on every
+``apply``), so an action applied from anywhere (a button, a computer, ``g.apply("roll")`` in a
+notebook cell) reaches every view the same way; a computer seat's strategy is watched too."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import weakref
 
 import panel as pn
@@ -12,7 +17,7 @@ import param
 from ..actions import Reroll, Roll, Score, Stand
 from ..errors import RuleError
 from ..games.base import Game
-from .session import defer, one_message
+from .session import defer, one_message, served_doc
 
 
 class Prefs(param.Parameterized):
@@ -52,7 +57,18 @@ class Play(param.Parameterized):
         self._recorded_end = False
         self._unsettled = None
         self._thinking = False
+        self._following = True
+        self._seen = self._mark()
         Play._registry[game] = self
+        game.param.watch(self._game_changed, "state")
+        for seat in game.seats:  # a computer whose strategy can be swapped (SwitchPlayer)
+            p = seat.player
+            if isinstance(p, param.Parameterized) and "strategy" in p.param:
+                p.param.watch(lambda *_: self._bump(), "strategy")
+        # outside a server (a notebook): g.play_computers() from a cell plays at this pace
+        self._sets_pace = served_doc() is None and game.pace is None
+        if self._sets_pace:
+            game.pace = self.prefs.pace
         self.prefs.param.watch(self._pace_changed, "pace")
         self._schedule()
 
@@ -226,15 +242,40 @@ class Play(param.Parameterized):
     # ----- applying --------------------------------------------------------------------------
     def _apply(self, action) -> bool:
         self.settle()
-        g = self.game
-        st = g.state
-        seat = st.current
-        before_turn_total = getattr(st, "turn_total", None)
         try:
-            events = g.apply(action)
+            self.game.apply(action)  # _game_changed shows it
         except RuleError as exc:
             return self._refuse(str(exc))
-        self._shown(action, events, seat, before_turn_total)
+        return True
+
+    # ----- following the game ----------------------------------------------------------------
+    def _mark(self) -> tuple:
+        g = self.game
+        return (g.version, len(g.history), g.state)
+
+    def _game_changed(self, event):
+        if self._following:
+            self.catch_up()
+
+    @contextlib.contextmanager
+    def quiet(self):
+        """Apply several actions inside without showing each; ``catch_up`` after shows them."""
+        self._following = False
+        try:
+            yield
+        finally:
+            self._following = True
+
+    def catch_up(self, animate: bool = True, at_once: bool = False) -> bool:
+        """Show what changed in the game since the views last saw it (False: nothing)."""
+        g = self.game
+        n_actions, n_events, before = self._seen
+        if g.state is before:
+            return False
+        self._seen = self._mark()
+        action = g.actions[-1] if g.version > n_actions else None
+        self._shown(action, g.history[n_events:], before.current,
+                    getattr(before, "turn_total", None), animate, at_once)
         return True
 
     def _shown(self, action, events, seat, before_turn_total, animate: bool = True,
@@ -242,6 +283,8 @@ class Play(param.Parameterized):
         """After ``action`` (played by ``seat``) was applied: what the views need to know
         (``at_once``: the whole table now, in one message, not the dice first)."""
         g = self.game
+        if served_doc() is None:  # a notebook or a script: no browser to send the dice first
+            at_once = True
         rolls = [e for e in events if e.data.get("dice") is not None] if animate else []
         with param.parameterized.batch_call_watchers(self):
             self.message = ""
@@ -329,6 +372,7 @@ class Play(param.Parameterized):
             self._schedule()
             return
         self._thinking = True
+        version = g.version
         try:
             action = await asyncio.get_running_loop().run_in_executor(None, g.computer_action)
         except RuleError as exc:
@@ -337,7 +381,8 @@ class Play(param.Parameterized):
             return
         finally:
             self._thinking = False
-        if action is None or g.is_over or not self.is_computer(g.current_player):
+        if action is None or g.version != version or g.is_over \
+                or not self.is_computer(g.current_player):  # the game moved on meanwhile
             self._schedule()
             return
         self._apply(action)
@@ -351,6 +396,8 @@ class Play(param.Parameterized):
                 pass
 
     def _pace_changed(self, event):
+        if self._sets_pace:
+            self.game.pace = event.new
         if self._cb is not None:
             def repace():
                 if self._cb is not None:

@@ -14,6 +14,7 @@ from pathlib import Path
 import param
 
 KEYS = ("game_total", "single_turn", "wins")
+COLUMNS = ("variant", "key", "value", "value2", "who", "at")
 TITLES = {"game_total": "Highest game total", "single_turn": "Highest single turn",
           "wins": "People vs computer wins"}
 
@@ -37,20 +38,57 @@ class RecordStore(param.Parameterized):
     def __init__(self, path: str | os.PathLike | None = None, **params):
         super().__init__(**params)
         self.path = Path(path) if path is not None else default_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as db:
-            db.execute("CREATE TABLE IF NOT EXISTS records (variant TEXT, key TEXT, value INTEGER,"
-                       " value2 INTEGER, who TEXT, at REAL, PRIMARY KEY (variant, key))")
+        self.problem: str | None = None  # a damaged file set aside: the page shows it
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            self.problem = f"Records cannot be kept in {self.path.parent}: {exc.strerror or exc}"
+        self._open()
+
+    def _open(self, again: bool = False) -> None:
+        """Check the file (a damaged one is set aside and the records start afresh), then make
+        sure the table is there."""
+        from ..sqlite_files import check_sqlite, problem
+
+        with self._lock:
+            check_sqlite(self.path, {"records": COLUMNS}, "records", again=again)
+            self.problem = problem(self.path) or self.problem
+            try:
+                with self._connect() as db:
+                    db.execute("CREATE TABLE IF NOT EXISTS records (variant TEXT, key TEXT, "
+                               "value INTEGER, value2 INTEGER, who TEXT, at REAL, "
+                               "PRIMARY KEY (variant, key))")
+            except sqlite3.Error as exc:
+                self.problem = f"Records are off: {exc}"
 
     def _connect(self):
         return sqlite3.connect(self.path, timeout=5)
 
+    def _guarded(self, work, default=None):
+        """Run ``work()``; a file damaged meanwhile is set aside and the work tried once more
+        on a fresh file; if that fails too, the records are off for now (``default``)."""
+        for attempt in (1, 2):
+            try:
+                return work()
+            except sqlite3.OperationalError as exc:
+                if "locked" in str(exc) or attempt == 2:
+                    self.problem = f"Records are off for now: {exc}"
+                    return default
+            except sqlite3.DatabaseError as exc:
+                if attempt == 2:
+                    self.problem = f"Records are off for now: {exc}"
+                    return default
+            self._open(again=True)
+        return default
+
     # ----- reading ---------------------------------------------------------------------------
     def get(self, variant: str) -> dict[str, dict]:
         """key -> {value, value2, who}: value2 is the computers' wins for "wins"."""
-        with self._connect() as db:
-            rows = db.execute("SELECT key, value, value2, who FROM records WHERE variant = ?",
-                              (variant,)).fetchall()
+        def read():
+            with self._connect() as db:
+                return db.execute("SELECT key, value, value2, who FROM records WHERE variant = ?",
+                                  (variant,)).fetchall()
+        rows = self._guarded(read, [])
         out = {k: {"value": None, "value2": None, "who": None} for k in KEYS}
         for key, value, value2, who in rows:
             out[key] = {"value": value, "value2": value2, "who": who}
@@ -71,32 +109,43 @@ class RecordStore(param.Parameterized):
     # ----- writing ---------------------------------------------------------------------------
     def offer(self, variant: str, key: str, value: int, who: str) -> bool:
         """Keep ``value`` if it beats the record; True if it did."""
-        with self._lock, self._connect() as db:
-            row = db.execute("SELECT value FROM records WHERE variant = ? AND key = ?",
-                             (variant, key)).fetchone()
-            if row is not None and row[0] is not None and row[0] >= value:
-                return False
-            db.execute("INSERT OR REPLACE INTO records VALUES (?, ?, ?, NULL, ?, ?)",
-                       (variant, key, int(value), who, time.time()))
+        def write():
+            with self._lock, self._connect() as db:
+                row = db.execute("SELECT value FROM records WHERE variant = ? AND key = ?",
+                                 (variant, key)).fetchone()
+                if row is not None and row[0] is not None and row[0] >= value:
+                    return False
+                db.execute("INSERT OR REPLACE INTO records VALUES (?, ?, ?, NULL, ?, ?)",
+                           (variant, key, int(value), who, time.time()))
+            return True
+        if not self._guarded(write, False):
+            return False
         self.changed += 1
         return True
 
     def add_win(self, variant: str, people: bool) -> None:
-        with self._lock, self._connect() as db:
-            row = db.execute("SELECT value, value2 FROM records WHERE variant = ? AND key = ?",
-                             (variant, "wins")).fetchone()
-            p, c = (row[0] or 0, row[1] or 0) if row else (0, 0)
-            p, c = (p + 1, c) if people else (p, c + 1)
-            db.execute("INSERT OR REPLACE INTO records VALUES (?, 'wins', ?, ?, NULL, ?)",
-                       (variant, p, c, time.time()))
-        self.changed += 1
+        def write():
+            with self._lock, self._connect() as db:
+                row = db.execute("SELECT value, value2 FROM records WHERE variant = ? AND "
+                                 "key = ?", (variant, "wins")).fetchone()
+                p, c = (row[0] or 0, row[1] or 0) if row else (0, 0)
+                p, c = (p + 1, c) if people else (p, c + 1)
+                db.execute("INSERT OR REPLACE INTO records VALUES (?, 'wins', ?, ?, NULL, ?)",
+                           (variant, p, c, time.time()))
+            return True
+        if self._guarded(write, False):
+            self.changed += 1
 
     def reset(self, variant: str, key: str) -> None:
         if key not in KEYS:
             raise ValueError(f"records are {', '.join(KEYS)}")
-        with self._lock, self._connect() as db:
-            db.execute("DELETE FROM records WHERE variant = ? AND key = ?", (variant, key))
-        self.changed += 1
+
+        def write():
+            with self._lock, self._connect() as db:
+                db.execute("DELETE FROM records WHERE variant = ? AND key = ?", (variant, key))
+            return True
+        if self._guarded(write, False):
+            self.changed += 1
 
     # ----- from play -------------------------------------------------------------------------
     def observe(self, play, events, seat: int, before_turn_total) -> None:

@@ -28,12 +28,23 @@ def wait_http(url: str, timeout: float = 120.0) -> None:
     end = time.time() + timeout
     while time.time() < end:
         try:
-            with urllib.request.urlopen(url, timeout=2) as r:
+            # a loaded 2-core machine takes several seconds to render a first page: a short
+            # timeout here never saw the server come up
+            with urllib.request.urlopen(url, timeout=30) as r:
                 if r.status == 200:
                     return
         except OSError:
             time.sleep(0.3)
     raise RuntimeError(f"{url} did not come up")
+
+
+def stop_process(proc, wait: float = 10.0) -> None:
+    """Terminate a server this test started; kill it if it does not stop."""
+    proc.terminate()
+    try:
+        proc.wait(wait)
+    except subprocess.TimeoutExpired:
+        proc.kill()
 
 
 class Server:

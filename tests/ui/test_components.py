@@ -9,7 +9,7 @@ import dicelab
 from dicelab.games.base import evolve
 from dicelab.ui import (Controls, DiceTray, HintLine, History, OddsPanel, Play, RecordStore,
                         Scoreboard, ScoreCard, TurnBanner, create_app)
-from dicelab.ui.app import StartScreen, SwitchPlayer
+from dicelab.ui.app import DicelabApp, StartScreen, SwitchPlayer
 from dicelab.ui.components import card_description, hint_text, scoreboard_html, tray_description
 
 
@@ -271,7 +271,8 @@ def test_create_app_gives_a_page(tmp_path, monkeypatch):
     import panel_material_ui as pmui
 
     assert isinstance(page, pmui.Page)
-    assert isinstance(dicelab.app(), pmui.Page)
+    app = dicelab.app()  # the app object: a notebook shows it, Python can start its games
+    assert isinstance(app, DicelabApp) and isinstance(app.__panel__(), pmui.Page)
 
 
 def test_pages_do_not_follow_the_servers_busy_flag(tmp_path, monkeypatch):

@@ -1,0 +1,136 @@
+"""What a lab run returns (``LabResult``: a table and bokeh plots) and its statistics (95%
+intervals). Its own module so that the simulators import it without importing the package that
+dispatches to them."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+Z95 = 1.959963984540054
+
+
+def progress_bar(iterable, enabled: bool, **kw):
+    """``iterable`` with a tqdm bar when ``enabled`` (tqdm is imported only then)."""
+    if not enabled:
+        return iterable
+    from tqdm.auto import tqdm
+
+    return tqdm(iterable, **kw)
+
+
+def wilson(k: int, n: int) -> tuple[float, float]:
+    """95% Wilson interval of a proportion k/n."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + Z95 ** 2 / n
+    centre = (p + Z95 ** 2 / (2 * n)) / d
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / d
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
+    """Mean and its 95% normal interval."""
+    m = float(np.mean(x)) if len(x) else float("nan")
+    se = float(np.std(x, ddof=1) / math.sqrt(len(x))) if len(x) > 1 else float("nan")
+    return m, m - Z95 * se, m + Z95 * se
+
+
+@dataclass
+class LabResult:
+    """What a lab run found: one row per player, plus the raw samples for plots."""
+
+    variant: str
+    mode: str                 # "games" or "turns"
+    n: int
+    seed: int | None
+    rows: list[dict[str, Any]]
+    samples: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+    game_lengths: np.ndarray | None = field(default=None, repr=False)
+    length_unit: str = "turns"
+
+    def keys(self) -> list[str]:
+        """Player names, with the seat added where a name repeats."""
+        names = [r["player"] for r in self.rows]
+        return [n if names.count(n) == 1 else f"{n} #{i + 1}" for i, n in enumerate(names)]
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"variant": self.variant, "mode": self.mode, self.mode: self.n, "seed": self.seed,
+               "players": self.rows}
+        if self.mode == "turns":
+            out["mean_turn_score"] = {k: r["mean_turn_score"] for k, r in zip(self.keys(), self.rows)}
+        else:
+            out["win_rate"] = {k: r["win_rate"] for k, r in zip(self.keys(), self.rows)}
+            if self.game_lengths is not None and len(self.game_lengths):
+                out[f"mean_game_{self.length_unit}"] = float(np.mean(self.game_lengths))
+        return out
+
+    def table(self) -> str:
+        """An aligned text table for people."""
+        if self.mode == "turns":
+            head = f"{'player':<22}{'turns':>10}{'mean turn score':>18}{'95% interval':>22}{'bust %':>9}"
+            lines = [head, "-" * len(head)]
+            for r in self.rows:
+                lo, hi = r["mean_turn_score_ci"]
+                lines.append(f"{r['player']:<22}{r['turns']:>10,}{r['mean_turn_score']:>18.2f}"
+                             f"{f'{lo:.2f} – {hi:.2f}':>22}{100 * r['bust_rate']:>8.1f}%")
+        else:
+            extra = next((k for k in ("points_per_turn", "mean_score") if k in self.rows[0]
+                          and not math.isnan(self.rows[0][k])), None)
+            label = {"points_per_turn": "pts/turn", "mean_score": "mean score"}.get(extra, "")
+            head = (f"{'player':<22}{'games':>8}{'wins':>8}{'win rate':>10}{'95% interval':>18}"
+                    f"{label:>12}")
+            lines = [head, "-" * len(head)]
+            for r in self.rows:
+                lo, hi = r["win_rate_ci"]
+                wins = r["wins"]
+                wins = f"{wins:,.0f}" if wins == int(wins) else f"{wins:,.1f}"  # ties share a win
+                lines.append(f"{r['player']:<22}{self.n:>8,}{wins:>8}"
+                             f"{100 * r['win_rate']:>9.1f}%{f'{100 * lo:.1f} – {100 * hi:.1f}%':>18}"
+                             + (f"{r[extra]:>12.1f}" if extra else ""))
+            if self.game_lengths is not None and len(self.game_lengths):
+                lines.append(f"mean game length: {np.mean(self.game_lengths):.1f} "
+                             f"{self.length_unit}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return f"<pre>{html.escape(self.table())}</pre>"
+
+    def plot(self):
+        """Bokeh figure: win rates with intervals, or each player's turn-score distribution."""
+        from bokeh.models import ColumnDataSource, Whisker
+        from bokeh.plotting import figure
+
+        names = [r["player"] for r in self.rows]
+        if self.mode == "games":
+            src = ColumnDataSource(dict(
+                player=names, rate=[r["win_rate"] for r in self.rows],
+                lo=[r["win_rate_ci"][0] for r in self.rows],
+                hi=[r["win_rate_ci"][1] for r in self.rows]))
+            p = figure(x_range=names, height=300, title=f"{self.variant}: win rate over "
+                       f"{self.n:,} games (95% intervals)", toolbar_location=None)
+            p.vbar(x="player", top="rate", width=0.6, source=src, color="#4c78a8")
+            p.add_layout(Whisker(base="player", lower="lo", upper="hi", source=src))
+            p.yaxis.axis_label = "win rate"
+            p.y_range.start = 0
+            return p
+        p = figure(height=300, title=f"{self.variant}: points banked per turn "
+                   f"({self.n:,} turns each)", toolbar_location=None)
+        colours = ["#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#b279a2", "#ff9da6",
+                   "#9d755d"]
+        for i, name in enumerate(names):
+            x = self.samples[name]
+            top = np.quantile(x, 0.99) if len(x) else 1
+            hist, edges = np.histogram(x[x <= top], bins=40, density=True)
+            p.step(edges[:-1], hist, mode="after", legend_label=name, color=colours[i % 8],
+                   line_width=2)
+        p.xaxis.axis_label = "points banked in a turn (0 = bust)"
+        return p

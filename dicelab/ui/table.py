@@ -1,0 +1,56 @@
+"""The table: one game's screen (banner, dice, controls, hint, history | scoreboard, odds).
+
+Its own module so that both the app and a room's screen (ui/lobby.py) show it without importing
+each other.
+"""
+from __future__ import annotations
+
+import panel as pn
+import panel_material_ui as pmui
+import param
+
+from .components import (Controls, DiceTray, HintLine, History, ScoreCard, Scoreboard,
+                         TurnBanner)
+from .notebook import NotebookShow
+from .odds_panel import OddsPanel
+from .play import Play
+from .win_chart import WinChart
+from .words import settings_title
+
+
+def rules_title(game) -> str:
+    return settings_title(game.variant, game.config)
+
+
+class Table(NotebookShow, pn.viewable.Viewer):
+    """Banner, dice, controls, hint, history | scoreboard, odds."""
+
+    play = param.ClassSelector(class_=Play)
+
+    def __panel__(self):
+        p = self.play
+        left = [self._caption(), TurnBanner(play=p), DiceTray(play=p), Controls(play=p),
+                HintLine(play=p)]
+        side = [pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>Scoreboard</h3>", margin=0),
+                           Scoreboard(play=p), WinChart(play=p), sizing_mode="stretch_width",
+                           styles={"padding": "10px"}),
+                pmui.Paper(OddsPanel(play=p), sizing_mode="stretch_width",
+                           styles={"padding": "10px"})]
+        if p.variant == "yahtzee":
+            left.append(pmui.Paper(ScoreCard(play=p), sizing_mode="stretch_width",
+                                   styles={"padding": "8px"}))
+        left.append(pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>History</h3>", margin=0),
+                               History(play=p), sizing_mode="stretch_width",
+                               styles={"padding": "10px"}))
+        return pmui.FlexBox(
+            pn.Column(*left, sizing_mode="stretch_width",
+                      styles={"flex": "2 1 520px", "min-width": "0"}),
+            pn.Column(*side, sizing_mode="stretch_width",
+                      styles={"flex": "1 1 320px", "min-width": "0"}),
+            gap="16px", flex_wrap="wrap", sizing_mode="stretch_width", align_items="flex-start")
+
+    def _caption(self):
+        return pn.pane.HTML(f"<div class='caption'>{pn.util.escape(rules_title(self.play.game))}"
+                            "</div>", sizing_mode="stretch_width", margin=(0, 0, 4, 0),
+                            stylesheets=[".caption { font: 600 1.05rem system-ui, sans-serif;"
+                                         " opacity: .85; }"])
