@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import RuleError
+from ..rules import fivedice as turn
 from . import fivedice as fd
 from .cachefile import load_npz, save_npz
 
@@ -110,7 +111,7 @@ def _kernel(r: WinRules) -> fd._Kernel:
 def _need_units(r: WinRules, on_board: bool) -> int:
     """Turn total (units) a stand needs: the rules' minimum, and at least one unit (a turn
     total of 0 is the start of a turn, which must roll)."""
-    return max(1, -(-fd.stand_need(r.five, on_board=on_board) // r.unit))
+    return max(1, -(-turn.stand_need(r.five, 0, on_board) // r.unit))
 
 
 def _roll(k: fd._Kernel, vals: np.ndarray) -> np.ndarray:
