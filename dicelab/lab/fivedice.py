@@ -8,7 +8,6 @@ random draw and two gathers over the batch.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
@@ -17,35 +16,9 @@ from ..rules import bones as bones_rules
 from ..rules import fivedice as turn
 from ..rules import thousand as thousand_rules
 
-_POW6 = np.array([0, 1, 6, 36, 216, 1296, 7776], dtype=np.int32)  # face 0 = not thrown
 
 
-@cache
-def score_tables(variant: str, preset: str = "hypercard") -> tuple[np.ndarray, np.ndarray]:
-    """(points, counting) indexed by histogram code, for every roll of 1..5 dice."""
-    points = np.zeros(6 ** 6, dtype=np.int64)
-    counting = np.zeros(6 ** 6, dtype=np.int8)
-    for n in range(1, 6):
-        rows = bones_rules.table(n, preset) if variant == "bones" else thousand_rules.table(n)
-        for dice, _, pts, cnt in rows:
-            code = int(_POW6[list(dice)].sum())
-            points[code], counting[code] = pts, cnt
-    return points, counting
-
-
-@cache
-def roll_tables(variant: str, preset: str = "hypercard") -> tuple[np.ndarray, np.ndarray]:
-    """(points, counting) of the first n dice of roll u, flat-indexed by n * 7776 + u."""
-    points, counting = score_tables(variant, preset)
-    u = np.arange(6 ** 5)
-    faces = np.stack([(u // 6 ** i) % 6 + 1 for i in range(5)], axis=1)
-    pts = np.zeros(6 * 6 ** 5, dtype=np.int64)
-    cnt = np.zeros(6 * 6 ** 5, dtype=np.int64)
-    for n in range(1, 6):
-        code = _POW6[faces[:, :n]].sum(axis=1)
-        pts[n * 6 ** 5:(n + 1) * 6 ** 5] = points[code]
-        cnt[n * 6 ** 5:(n + 1) * 6 ** 5] = counting[code]
-    return pts, cnt
+from .rolls import roll_tables, score_tables  # noqa: F401  (their home; re-exported)
 
 
 @dataclass(frozen=True)
@@ -301,10 +274,8 @@ def run(variant, players, games, turns, seed, progress, settings):
     duel = variant == "bones" and len(players) == 2 and "winning" in players
     if duel and not keepers:
         # score-aware play: two-seat games from dicelab.lab.win, vectorised
-        from . import win as duels
-
         try:
-            wins, totals, lengths = duels.games(cfg, players, games, rng, progress)
+            wins, totals, lengths = _duel_games(cfg, players, games, rng, progress)
         except RuleError:
             duel = False
         else:
@@ -345,3 +316,25 @@ def run(variant, players, games, turns, seed, progress, settings):
                      "win_rate_ci": [lo, hi], "points_per_turn": per_turn[i],
                      "mean_final_total": float(np.mean(totals[:, i]))})
     return LabResult(variant, "games", games, seed, rows, {}, lengths)
+
+
+def _duel_games(cfg, players: list[str], n_games: int, rng, progress: bool = False):
+    """``dicelab simulate`` for two seats of Bones with score-aware players (``winning``):
+    (wins per seat, totals (games, 2), turns per game); each seat moves first in half."""
+    from ..odds import win
+    from .win import lab_policy, play, table_policy
+
+    pols = []
+    for spec in players:
+        if spec == "winning":
+            pols.append(table_policy(win.table(cfg, progress=progress)))
+        else:
+            pols.append(lab_policy(policy_for("bones", spec, cfg)))
+    half = n_games // 2
+    kw = dict(target=cfg.target, min_on_board=cfg.min_on_board, preset=cfg.preset, rng=rng)
+    a = play((pols[0], pols[1]), half, **kw)
+    b = play((pols[1], pols[0]), n_games - half, **kw)
+    winners = np.concatenate([a.winners, 1 - b.winners])
+    totals = np.concatenate([a.totals, b.totals[:, ::-1]])
+    return np.bincount(winners, minlength=2).astype(float), totals, np.concatenate([a.turns,
+                                                                                   b.turns])

@@ -15,7 +15,7 @@ from typing import Callable
 
 import numpy as np
 
-from .fivedice import roll_tables
+from .rolls import roll_tables
 
 UNIT = 50
 StandFn = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
@@ -121,11 +121,12 @@ def table_policy(table) -> StandFn:
 
 def ev_policy(rules) -> StandFn:
     """``optimal`` (expected points of the turn) in a regular turn; its stand tables."""
-    from ..odds.fivedice import optimal_stand_table
-    from .fivedice import Policy
+    from types import SimpleNamespace
 
-    return lab_policy(Policy("optimal", stand_table=optimal_stand_table(rules, on_board=True),
-                             fresh_table=optimal_stand_table(rules, on_board=False)))
+    from ..odds.fivedice import optimal_stand_table
+
+    return lab_policy(SimpleNamespace(stand_table=optimal_stand_table(rules, on_board=True),
+                                      fresh_table=optimal_stand_table(rules, on_board=False)))
 
 
 def lab_policy(pol) -> StandFn:
@@ -141,28 +142,6 @@ def lab_policy(pol) -> StandFn:
             return out
         return np.where(b > 0, out, fresh[np.minimum(t, fresh.shape[0] - 1), n])
     return stands
-
-
-def games(cfg, players: list[str], n_games: int, rng, progress: bool = False):
-    """``dicelab simulate`` for two seats of Bones with score-aware players (``winning``):
-    (wins per seat, totals (games, 2), turns per game); each seat moves first in half."""
-    from ..odds import win
-    from .fivedice import policy_for
-
-    pols = []
-    for spec in players:
-        if spec == "winning":
-            pols.append(table_policy(win.table(cfg, progress=progress)))
-        else:
-            pols.append(lab_policy(policy_for("bones", spec, cfg)))
-    half = n_games // 2
-    kw = dict(target=cfg.target, min_on_board=cfg.min_on_board, preset=cfg.preset, rng=rng)
-    a = play((pols[0], pols[1]), half, **kw)
-    b = play((pols[1], pols[0]), n_games - half, **kw)
-    winners = np.concatenate([a.winners, 1 - b.winners])
-    totals = np.concatenate([a.totals, b.totals[:, ::-1]])
-    return np.bincount(winners, minlength=2).astype(float), totals, np.concatenate([a.turns,
-                                                                                   b.turns])
 
 
 def threshold_policy(threshold: int, habit: bool = True) -> StandFn:
@@ -223,7 +202,7 @@ def estimate(game, n: int = 400, seed=None, stand_in: str = "optimal",
              wins: np.ndarray | None = None, done: int = 0) -> Estimate:
     """Estimate each seat's chance to win from here by ``n`` play-outs (``wins`` and ``done``
     carry earlier play-outs on, so a caller can refine an estimate step by step)."""
-    from . import wilson
+    from .results import wilson
 
     total = (np.zeros(game.n_seats) if wins is None else wins) + playout_wins(game, n, seed,
                                                                                stand_in)
