@@ -46,6 +46,10 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--strategy", default=None)
     s.add_argument("--score", type=int, default=0)
     s.add_argument("--leader", type=int, default=None)
+    s.add_argument("--win", action="store_true",
+                   help="bones: chance to win a two-seat game (with --opponent)")
+    s.add_argument("--opponent", type=int, default=None, help="--win: the other's banked total")
+    s.add_argument("--target", type=int, default=None, help="--win: points that win the game")
     s.add_argument("--json", action="store_true")
 
     s = sub.add_parser("simulate", help="the strategy lab: computer players against each other")

@@ -343,6 +343,16 @@ class Game(param.Parameterized):
     def copy(self) -> "Game":
         return self.replay()
 
+    def continued(self, seats, seed: int) -> "Game":
+        """A new game that goes on from this one's state with other seats (same number) and
+        a fresh random generator: for play-outs from here (no history, no actions)."""
+        game = type(self)(seats, self.settings, seed)
+        if game.n_seats != self.n_seats:
+            raise RuleError(f"continued: {self.n_seats} seats, got {game.n_seats}")
+        game._state = game.state = self._state
+        game.history = []
+        return game
+
     def snapshot(self) -> tuple:
         """Everything that defines the game now (for tests of 'nothing changed')."""
         return (self._state, json.dumps(self._rng.bit_generator.state, sort_keys=True),

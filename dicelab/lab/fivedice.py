@@ -8,7 +8,6 @@ random draw and two gathers over the batch.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
@@ -17,35 +16,9 @@ from ..rules import bones as bones_rules
 from ..rules import fivedice as turn
 from ..rules import thousand as thousand_rules
 
-_POW6 = np.array([0, 1, 6, 36, 216, 1296, 7776], dtype=np.int32)  # face 0 = not thrown
 
 
-@cache
-def score_tables(variant: str, preset: str = "hypercard") -> tuple[np.ndarray, np.ndarray]:
-    """(points, counting) indexed by histogram code, for every roll of 1..5 dice."""
-    points = np.zeros(6 ** 6, dtype=np.int64)
-    counting = np.zeros(6 ** 6, dtype=np.int8)
-    for n in range(1, 6):
-        rows = bones_rules.table(n, preset) if variant == "bones" else thousand_rules.table(n)
-        for dice, _, pts, cnt in rows:
-            code = int(_POW6[list(dice)].sum())
-            points[code], counting[code] = pts, cnt
-    return points, counting
-
-
-@cache
-def roll_tables(variant: str, preset: str = "hypercard") -> tuple[np.ndarray, np.ndarray]:
-    """(points, counting) of the first n dice of roll u, flat-indexed by n * 7776 + u."""
-    points, counting = score_tables(variant, preset)
-    u = np.arange(6 ** 5)
-    faces = np.stack([(u // 6 ** i) % 6 + 1 for i in range(5)], axis=1)
-    pts = np.zeros(6 * 6 ** 5, dtype=np.int64)
-    cnt = np.zeros(6 * 6 ** 5, dtype=np.int64)
-    for n in range(1, 6):
-        code = _POW6[faces[:, :n]].sum(axis=1)
-        pts[n * 6 ** 5:(n + 1) * 6 ** 5] = points[code]
-        cnt[n * 6 ** 5:(n + 1) * 6 ** 5] = counting[code]
-    return pts, cnt
+from .rolls import roll_tables, score_tables  # noqa: F401  (their home; re-exported)
 
 
 @dataclass(frozen=True)
@@ -77,10 +50,12 @@ class Policy:
 
 
 def simulate_turns(variant: str, policy: Policy, n_turns: int, seed=None, preset="hypercard",
-                   need=0, on_board=True, rng=None) -> np.ndarray:
+                   need=0, on_board=True, rng=None, final=None) -> np.ndarray:
     """Turn totals of ``n_turns`` independent turns that ended with a stand, 0 for a bust.
     ``need`` (a number or one per turn): the turn total required to stand (min on board,
-    opening, pit exit...); ``on_board`` (likewise) feeds the hot-dice habit."""
+    opening, pit exit...); ``on_board`` (likewise) feeds the hot-dice habit. ``final`` (one per
+    turn, 0: none): Bones' final turn, the turn total that passes the leader: every computer
+    rolls on until it has it and stands then (RULES.md)."""
     rng = rng if rng is not None else np.random.default_rng(seed)
     pts_table, cnt_table = roll_tables(variant, preset)
     compulsory = variant == "thousand"
@@ -90,6 +65,8 @@ def simulate_turns(variant: str, policy: Policy, n_turns: int, seed=None, preset
     left = np.full(n_turns, 5, dtype=np.int64)
     board = np.broadcast_to(np.asarray(on_board, dtype=bool), (n_turns,)).copy()
     need = np.broadcast_to(np.asarray(need, dtype=np.int64), (n_turns,)).copy()
+    final = np.zeros(n_turns, dtype=np.int64) if final is None else \
+        np.broadcast_to(np.asarray(final, dtype=np.int64), (n_turns,)).copy()
     while idx.size:
         k = left * 6 ** 5 + rng.integers(0, 6 ** 5, size=idx.size)
         cnt = cnt_table[k]
@@ -101,11 +78,13 @@ def simulate_turns(variant: str, policy: Policy, n_turns: int, seed=None, preset
         if compulsory:
             allowed &= ~hot
         alive = cnt > 0
-        stand = alive & allowed & policy.stands(total, left, hot, board)
+        fin = final > 0
+        stand = alive & allowed & np.where(fin, total >= final,
+                                           policy.stands(total, left, hot, board))
         result[idx[stand]] = total[stand]
         go_on = alive & ~stand  # a bust leaves its 0 in result
-        idx, total, left, board, need = (idx[go_on], total[go_on], left[go_on], board[go_on],
-                                         need[go_on])
+        idx, total, left, board, need, final = (idx[go_on], total[go_on], left[go_on],
+                                                board[go_on], need[go_on], final[go_on])
     return result
 
 
@@ -174,9 +153,13 @@ def simulate_bones_games(policies: list[Policy], n_games: int, seed=None, min_on
             if mine.size:
                 g = active[mine]
                 board = on_board[g, s_]
+                # a final turn: pass the leader (a tie goes to who reached it first)
+                others = np.delete(totals[g], s_, axis=1).max(axis=1) if seats > 1 else 0
+                final = np.where(final_from[g] >= 0, np.maximum(others - totals[g, s_] + 50, 50),
+                                 0)
                 banked[mine] = simulate_turns("bones", pol, mine.size, preset=preset, rng=rng,
                                               need=turn.stand_need(r, totals[g, s_], board),
-                                              on_board=board)
+                                              on_board=board, final=final)
                 points[s_].append(banked[mine])
         rows = active
         stood = banked > 0  # a Bones bust changes nothing
@@ -288,13 +271,29 @@ def run(variant, players, games, turns, seed, progress, settings):
             samples[spec] = x
         return LabResult(variant, "turns", turns, seed, rows, samples)
     pols = None
-    if not keepers and (variant == "bones" or "optimal" not in players):
+    duel = variant == "bones" and len(players) == 2 and "winning" in players
+    if duel and not keepers:
+        # score-aware play: two-seat games from dicelab.lab.win, vectorised
+        try:
+            wins, totals, lengths = _duel_games(cfg, players, games, rng, progress)
+        except RuleError:
+            duel = False
+        else:
+            per_turn = [float("nan")] * 2
+            pols = ()
+    if duel and keepers:
+        from ..odds import win
+
+        win.table(cfg, progress=progress)   # built once here, with its progress bar
+    if pols is None and not keepers and (variant == "bones" or "optimal" not in players):
         # (Thousand's optimal policy depends on the score: it plays through the models)
         try:
             pols = [policy_for(variant, p, cfg) for p in players]
         except RuleError:
             pols = None
-    if pols is not None:
+    if pols == ():
+        pass   # played above
+    elif pols is not None:
         if variant == "bones":
             res = simulate_bones_games(pols, games, seed=rng, min_on_board=cfg.min_on_board,
                                        target=cfg.target, preset=cfg.preset)
@@ -317,3 +316,25 @@ def run(variant, players, games, turns, seed, progress, settings):
                      "win_rate_ci": [lo, hi], "points_per_turn": per_turn[i],
                      "mean_final_total": float(np.mean(totals[:, i]))})
     return LabResult(variant, "games", games, seed, rows, {}, lengths)
+
+
+def _duel_games(cfg, players: list[str], n_games: int, rng, progress: bool = False):
+    """``dicelab simulate`` for two seats of Bones with score-aware players (``winning``):
+    (wins per seat, totals (games, 2), turns per game); each seat moves first in half."""
+    from ..odds import win
+    from .win import lab_policy, play, table_policy
+
+    pols = []
+    for spec in players:
+        if spec == "winning":
+            pols.append(table_policy(win.table(cfg, progress=progress)))
+        else:
+            pols.append(lab_policy(policy_for("bones", spec, cfg)))
+    half = n_games // 2
+    kw = dict(target=cfg.target, min_on_board=cfg.min_on_board, preset=cfg.preset, rng=rng)
+    a = play((pols[0], pols[1]), half, **kw)
+    b = play((pols[1], pols[0]), n_games - half, **kw)
+    winners = np.concatenate([a.winners, 1 - b.winners])
+    totals = np.concatenate([a.totals, b.totals[:, ::-1]])
+    return np.bincount(winners, minlength=2).astype(float), totals, np.concatenate([a.turns,
+                                                                                   b.turns])

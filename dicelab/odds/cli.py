@@ -25,9 +25,51 @@ from . import under40 as u40
 
 
 def odds_command(args) -> int:
+    if getattr(args, "win", False):
+        return _win(args)
+    for name in ("opponent", "target"):
+        if getattr(args, name, None) is not None:
+            raise RuleError(f"--{name} goes with --win")
     if args.variant == "under40":
         return _under40(args)
     return _fivedice(args)
+
+
+# ----- chance to win ---------------------------------------------------------------------------
+def _win(args) -> int:
+    """``--win``: the exact chance that the player on turn wins a two-seat game."""
+    from ..settings import BonesSettings
+    from . import win
+
+    if args.variant != "bones":
+        raise RuleError(f"--win: the exact win table exists for Bones; {args.variant} has none "
+                        "yet (README, 'Chance to win')")
+    if args.opponent is None:
+        raise RuleError("--win needs --opponent (the other player's banked total)")
+    if args.strategy is not None or args.score or args.leader is not None:
+        raise RuleError("--win takes --banked, --opponent, --turn-total, --dice, --target, "
+                        "--min-on-board, --preset")
+    kw = {k: v for k, v in (("min_on_board", args.min_on_board), ("target", args.target))
+          if v is not None}
+    settings = BonesSettings(preset=args.preset, **kw)
+    table = win.table(settings, progress=not args.json)
+    r = table.readout(args.banked, args.opponent, args.turn_total, args.dice or 5)
+    out = {"variant": "bones", "target": settings.target, "min_on_board": settings.min_on_board,
+           "banked": args.banked, "opponent": args.opponent, "turn_total": args.turn_total,
+           "dice": args.dice or 5, **r.to_dict()}
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"Bones, two players, target {settings.target:,}, min on board "
+          f"{settings.min_on_board}: chance to win (exact, best play for it)")
+    print(f"  you {args.banked:,} banked, the other {args.opponent:,}; turn total "
+          f"{args.turn_total}, {out['dice']} {'die' if out['dice'] == 1 else 'dice'} to roll")
+    if r.final_turn:
+        print(f"  final turn: this turn must reach {r.must_reach:,} to pass the other")
+    stand = "not allowed" if r.stand_win_chance is None else _pct(r.stand_win_chance).strip()
+    print(f"  chance to win {_pct(r.win_chance).strip()}: stand {stand}, roll "
+          f"{_pct(r.roll_win_chance).strip()}  ->  {r.decision}")
+    return 0
 
 
 def _pct(p: float) -> str:

@@ -22,7 +22,7 @@ exactly the barrel, so the gain is at most barrel - banked), a win from the barr
 turn total, and a bust costs what this turn's bolt would cost given the bolts already in a row
 (``bolts``; with the default 3 per penalty and no bolt yet, nothing) or, on the barrel, the
 fall after the last attempt. Later turns' penalties, and what a stand is worth for winning the
-game, are not part of it.
+game, are not part of it: ``dicelab.odds.win`` gives the chance to win (two-seat Bones).
 
 Readouts (``turn_readout``) are lookups in tables built once per rules and situation and cached.
 """

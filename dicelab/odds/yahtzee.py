@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import threading
-import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -46,6 +44,7 @@ from ..rules.yahtzee import (
     yahtzee_bonus_due,
 )
 from ..settings import YahtzeeSettings
+from .cachefile import load_npz, save_npz
 
 __all__ = ["FORMAT", "Advice", "State", "YahtzeeTable", "cache_dir", "solve"]
 
@@ -729,12 +728,14 @@ def _prune(folder: Path) -> None:
 
 
 def _load(path: Path, settings, rules: _Rules) -> YahtzeeTable | None:
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            meta = json.loads(str(z["meta"]))
-            values = z["values"]
-    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
+    z = load_npz(path, "meta", "values")
+    if z is None:
         return None
+    try:
+        meta = json.loads(str(z["meta"]))
+    except ValueError:
+        return None
+    values = z["values"]
     if meta.get("key") != rules.key or values.shape != ((FULL + 1) * rules.Y * rules.U,):
         return None
     _touch(path)
@@ -751,14 +752,4 @@ def _touch(path: Path) -> None:
 
 def _save(path: Path, table: YahtzeeTable, rules: _Rules) -> None:
     meta = json.dumps({"key": rules.key, "format": FORMAT})
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz.tmp")
-    except OSError:
-        return  # a read-only cache only costs a solve next time
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, values=table._values, meta=np.array(meta))
-        os.replace(tmp, path)  # readers see the old file or the whole new one
-    except OSError:
-        Path(tmp).unlink(missing_ok=True)
+    save_npz(path, values=table._values, meta=np.array(meta))

@@ -8,6 +8,19 @@ from ..rules.fivedice import STRATEGIES, THRESHOLD_RANGE, UNIT
 from .registry import register, spec_value
 
 
+def final_turn_action(view):
+    """Bones' final turn (RULES.md "Bones": "one turn to try to exceed"): roll on until the
+    total would be above the leader's, stand then. None outside a final turn."""
+    st = view.state
+    if getattr(st, "final_from", None) is None or st.phase != "decide":
+        return None
+    lead = max(t for i, t in enumerate(st.totals) if i != st.current)
+    need, _ = view.need_to_stand()
+    if st.totals[st.current] + st.turn_total > lead and st.turn_total >= need:
+        return Stand()
+    return Roll()
+
+
 class ThresholdPlayer(param.Parameterized):
     """Stands as soon as the turn total is at least ``threshold`` and standing is allowed.
 
@@ -35,6 +48,9 @@ class ThresholdPlayer(param.Parameterized):
         st = view.state
         if st.phase != "decide":
             return Roll()
+        endgame = final_turn_action(view)
+        if endgame is not None:
+            return endgame
         need, _ = view.need_to_stand()
         if st.turn_total < need or (st.hot_dice and view.hot_dice_compulsory):
             return Roll()  # standing is not allowed
@@ -88,18 +104,17 @@ class OptimalPlayer(param.Parameterized):
         st = view.state
         if st.phase != "decide":
             return Roll()
+        endgame = final_turn_action(view)
+        if endgame is not None:
+            return endgame
         if view.choose_keepers():
             seat = st.current
             best = max(keep_values(view.config, st.dice, st.before_total,
                                    on_board=st.on_board[seat], banked=st.totals[seat]),
                        key=lambda kv: max(kv[1].roll_value, kv[1].stand_value or float("-inf")))
             keep, r = best
-            positions, pool = [], list(enumerate(st.dice))
-            for v in keep:
-                i = next(j for j, (p, d) in enumerate(pool) if d == v)
-                positions.append(pool.pop(i)[0])
             kind = Stand if r.decision == "stand" else Roll
-            return kind(keep=tuple(sorted(positions)))
+            return kind(keep=_positions(st.dice, keep))
         return Stand() if readout_for(view.config, st).decision == "stand" else Roll()
 
     def stand_tables(self, config):
@@ -112,3 +127,67 @@ class OptimalPlayer(param.Parameterized):
 
 for _variant in ("bones", "thousand"):
     register(_variant, "optimal")(lambda spec: OptimalPlayer())
+
+
+def _positions(dice, keep) -> tuple[int, ...]:
+    """Positions in the roll ``dice`` of the dice values ``keep``."""
+    positions, pool = [], list(enumerate(dice))
+    for v in keep:
+        i = next(j for j, (_p, d) in enumerate(pool) if d == v)
+        positions.append(pool.pop(i)[0])
+    return tuple(sorted(positions))
+
+
+class WinningPlayer(param.Parameterized):
+    """Plays to win the game, not the turn: in a two-seat Bones game, the exact policy that
+    maximises the chance of winning (``dicelab.odds.win``: it weighs every stand by the
+    chance to win from the banked totals it leads to, so it rolls on when far behind near the
+    end and banks early when a small lead is worth keeping). With more seats it plays the
+    points-optimal turn with Bones' endgame sense (roll on in a final turn until ahead)."""
+
+    spec = "winning"
+    wait = param.Boolean(default=True, doc=(
+        "Build a missing win table before the first move (seconds to a minute once per "
+        "settings; then cached). Off (the app): play `optimal` until the table, built in "
+        "another process, is there."))
+
+    def act(self, view):
+        st = view.state
+        if st.phase != "decide":
+            return Roll()
+        if view.n_seats != 2:
+            return OptimalPlayer().act(view)
+        from ..odds import win
+
+        table = win.table(view.config, progress=False) if self.wait else \
+            win.table_if_ready(view.config)
+        if table is None:
+            return OptimalPlayer().act(view)
+        b, o = st.totals[st.current], st.totals[1 - st.current]
+        if view.choose_keepers():
+            options = []
+            for keep, pts, left in _keep_options(view.config, st.dice):
+                r = table.readout(b, o, st.before_total + pts, left)
+                options.append((r.win_chance, keep, r.decision))
+            _w, keep, decision = max(options, key=lambda x: x[0])
+            kind = Stand if decision == "stand" else Roll
+            return kind(keep=_positions(st.dice, keep))
+        endgame = final_turn_action(view)
+        if endgame is not None:
+            return endgame      # the final turn: the max-win play is to pass the leader
+        u = table.rules.unit
+        need, _ = view.need_to_stand()
+        if st.turn_total < max(need, u):
+            return Roll()
+        # the build's stand bits: a decision without solving the turn's values
+        stand = table.stands_at(b // u, o // u, (b + st.turn_total) // u, st.dice_left)
+        return Stand() if stand else Roll()
+
+
+def _keep_options(config, dice):
+    from ..odds.fivedice import keep_options
+
+    return keep_options(config, dice)
+
+
+register("bones", "winning")(lambda spec: WinningPlayer())

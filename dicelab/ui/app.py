@@ -29,6 +29,14 @@ VARIANTS = ("bones", "thousand", "under40", "yahtzee")
 
 
 # ----- computer players whose strategy can change mid-game -------------------------------------
+def _no_wait(player):
+    """A page never waits for a table build (the `winning` computer plays `optimal` until its
+    table, built in another process, is there)."""
+    if isinstance(player, param.Parameterized) and "wait" in player.param:
+        player.wait = False
+    return player
+
+
 class SwitchPlayer(param.Parameterized):
     """Adapter: a computer seat whose strategy may be swapped during a game; its knobs are the
     current player's params (``knobs``)."""
@@ -39,12 +47,12 @@ class SwitchPlayer(param.Parameterized):
         super().__init__(**params)
         self._variant = variant
         self.param.strategy.objects = player_names(variant)
-        self.player = make_player(variant, strategy)
+        self.player = _no_wait(make_player(variant, strategy))
         self.strategy = strategy
 
     @param.depends("strategy", watch=True)
     def _swap(self):
-        self.player = make_player(self._variant, self.strategy)
+        self.player = _no_wait(make_player(self._variant, self.strategy))
 
     @property
     def spec(self) -> str:

@@ -12,6 +12,7 @@ from ..rules.yahtzee import BOXES, LABELS
 from .components import _Base, current_odds
 from .notebook import HTML
 from .odds_view import FiveDiceOdds, Under40Odds, YahtzeeOdds
+from . import words
 from .words import num, pct
 
 esc = html.escape
@@ -157,6 +158,25 @@ class OddsPanel(_Base):
             rows.append((f"Chance to {o.reach_label} ({num(ro.reach_amount)} this turn)",
                          pct(ro.reach_chance)))
         best = f"Best play now: <b class='best'>{ro.decision.upper()}</b> ★ (expected points)"
+        if o.final:
+            must, leader, chance = o.final
+            rows.append((f"Final turn: reach {num(must)} this turn to pass {num(leader)}",
+                         pct(chance)))
+            to_win = "STAND" if st.turn_total >= must and ro.may_stand else "ROLL"
+            best = (f"Best play now: <b class='best'>{to_win}</b> ★ (to win: only passing "
+                    f"{num(leader)} counts)")
+        elif o.win is not None:
+            w = o.win
+            rows.append(("Chance to win from here", pct(w.win_chance)))
+            rows.append(("… if you stand", "not allowed" if w.stand_win_chance is None
+                         else pct(w.stand_win_chance)))
+            rows.append(("… if you roll (then play to win)", pct(w.roll_win_chance)))
+            best += f"<br>To win: <b class='best'>{w.decision.upper()}</b>"
+            said = words.points_vs_win(ro, w)
+            if said:
+                best += f"<br>{esc(said)}"
+        elif o.win_note:
+            best += f"<br><span class='na'>{esc(o.win_note)}</span>"
         self._text.object = self._dl(rows, best)
 
     def _dl(self, rows, foot=""):

@@ -25,6 +25,10 @@ class FiveDiceOdds:
     counting: list[float]               # chance of >= 1 counting die with 1..5 dice
     dice_now: int                       # dice the next roll throws
     reach_label: str = ""               # what reach_amount stands for, in words
+    win: object | None = None           # odds.win.WinReadout (two-seat Bones), if the table is in
+    win_note: str = ""                  # why there is no chance to win (yet)
+    final: tuple[int, int, float] | None = None  # Bones final turn: (turn total that passes the
+    #                                     leader, the leader's total, chance to reach it now)
 
 
 @dataclass
@@ -66,9 +70,35 @@ def fivedice_odds(play) -> FiveDiceOdds | str:
             except RuleError as exc:  # a choice the rules refuse: say why, show no numbers
                 return f"no odds for this choice: {str(exc).split(': ', 1)[-1]}"
         ro = mod.readout_for(g.config, state)
+        win, note, final = _win_odds(g, state, ro, mod)
     except Exception as exc:  # an unusual position the tables do not cover
         return f"odds not available here ({exc})"
-    return FiveDiceOdds(ro, counting, ro.dice_left, g.stand_goal())
+    return FiveDiceOdds(ro, counting, ro.dice_left, g.stand_goal(), win, note, final)
+
+
+def _win_odds(g, state, ro, mod):
+    """Bones: the chance to win (two seats, exact, when the table is built: its build runs in
+    another process the first time) and, in a final turn, what must be reached."""
+    if g.variant != "bones":
+        return None, "", None
+    seat = state.current
+    final = None
+    if getattr(state, "final_from", None) is not None:
+        leader = max(t for i, t in enumerate(state.totals) if i != seat)
+        must = max(leader - state.totals[seat] + 50, ro.need, 50)
+        chance = mod.reach_chance(g.config, must, state.turn_total, state.dice_left,
+                                  on_board=state.on_board[seat])
+        final = (must, leader, chance)
+    if g.n_seats != 2:
+        return None, "", final
+    win_mod = odds_module("win")
+    if win_mod is None:
+        return None, "", final
+    table = win_mod.table_if_ready(g.config)
+    if table is None:
+        return None, "chance to win: the exact table is being built", final
+    other = state.totals[1 - seat]
+    return table.readout(state.totals[seat], other, state.turn_total, state.dice_left), "", final
 
 
 def under40_odds(game) -> Under40Odds | str:

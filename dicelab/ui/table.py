@@ -15,6 +15,7 @@ from .components import (Controls, DiceTray, HintLine, History, ScoreCard, Score
 from .notebook import NotebookShow
 from .odds_panel import OddsPanel
 from .play import Play
+from .win_chart import WinChart
 from .words import settings_title
 
 
@@ -32,7 +33,7 @@ class Table(NotebookShow, pn.viewable.Viewer):
         left = [self._caption(), TurnBanner(play=p), DiceTray(play=p), Controls(play=p),
                 HintLine(play=p), CoachView(play=p)]
         side = [pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>Scoreboard</h3>", margin=0),
-                           Scoreboard(play=p), sizing_mode="stretch_width",
+                           Scoreboard(play=p), WinChart(play=p), sizing_mode="stretch_width",
                            styles={"padding": "10px"}),
                 pmui.Paper(OddsPanel(play=p), sizing_mode="stretch_width",
                            styles={"padding": "10px"})]

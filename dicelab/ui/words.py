@@ -108,6 +108,26 @@ def _you(play, seat: int) -> tuple[str, str]:
     return "You", ""
 
 
+def points_vs_win(ro, w) -> str:
+    """One plain sentence where the best play for points and for winning part, e.g. "For
+    points, stand (350 now vs 291 rolling). To win, roll: 41% vs 23%." ("" where they agree
+    or standing is not allowed)."""
+    if ro.stand_value is None or w.stand_win_chance is None or ro.decision == w.decision:
+        return ""
+    if ro.decision == "stand":
+        pts = f"stand ({num(ro.stand_value)} now vs {num(ro.roll_value)} rolling)"
+    else:
+        pts = f"roll ({num(ro.roll_value)} rolling vs {num(ro.stand_value)} now)"
+    return f"For points, {pts}. To win, {w.decision}: {_win_pair(w)}."
+
+
+def _win_pair(w) -> str:
+    """"41% vs 23%": the chance to win by the preferred play, then by the other."""
+    first, second = ((w.roll_win_chance, w.stand_win_chance) if w.decision == "roll"
+                     else (w.stand_win_chance, w.roll_win_chance))
+    return f"{pct(first)} vs {pct(second)}"
+
+
 def fivedice_hint(play, odds) -> str:
     g = play.game
     st = g.state
@@ -144,9 +164,22 @@ def fivedice_hint(play, odds) -> str:
         n = ro.dice_left
         risk = f"Rolling {n} {'die' if n == 1 else 'dice'}: {pct(ro.bust_chance)} chance"
         risk += f" to lose {num(tt)}." if tt else " of a bust."
-        best = (f"Best play: {ro.decision} (rolling is worth {num(ro.roll_value)}"
-                + (f" vs {num(ro.stand_value)} standing)." if ro.stand_value is not None
-                   else ", standing is not allowed yet)."))
+        if odds.final:
+            # Bones' final turn: only passing the leader counts, not the points
+            must, leader, chance = odds.final
+            if tt >= must and ro.may_stand:
+                best = f"Final turn: {num(tt)} passes {num(leader)}. Best play: stand and win."
+            else:
+                best = (f"Final turn: {who.lower() if who == 'You' else who} must reach "
+                        f"{num(must)} this turn to pass {num(leader)} ({pct(chance)} chance "
+                        f"from here). Best play: roll.")
+        else:
+            best = (f"Best play: {ro.decision} (rolling is worth {num(ro.roll_value)}"
+                    + (f" vs {num(ro.stand_value)} standing)." if ro.stand_value is not None
+                       else ", standing is not allowed yet)."))
+            w = odds.win
+            if w is not None and w.stand_win_chance is not None and w.decision != ro.decision:
+                best += f" To win, though: {w.decision} ({_win_pair(w)} chance to win)."
         lines.append(risk + " " + best)
     return " ".join(lines)
 

@@ -1,0 +1,212 @@
+"""Vectorised two-seat Bones games with score-aware policies (the check of dicelab.odds.win).
+
+Dice come from the lab's roll tables (one draw in [0, 6**5) per game and step, scored by the
+rules module), so these games share no code with the win solver's roll kernel. A policy is
+``stands(b, o, c, n) -> bool`` over arrays in units of 50: my banked b, the other's o, my running
+total c = b + turn total, dice n for the next roll, asked only where the rules allow a stand in
+a regular turn. In a final turn (the other has reached the target) every policy here plays the
+seed's "one turn to try to exceed": it rolls until its total is above the leader's and stands
+then (RULES.md "Bones"), which is also what maximises the chance to win there.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .rolls import roll_tables
+
+UNIT = 50
+StandFn = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+
+
+@dataclass
+class Duels:
+    """Outcome of a batch: the winner's seat per game (seat 0 moved first from the start
+    state), the final totals (points), the turns played and the number of steps (rolls)."""
+
+    winners: np.ndarray
+    rolls: int
+    totals: np.ndarray | None = None
+    turns: np.ndarray | None = None
+
+
+def play(policies: tuple[StandFn, StandFn], n_games: int, *, target: int, min_on_board: int,
+         preset: str = "hypercard", start: tuple[int, int, int, int] = (0, 0, 0, 5),
+         final: bool = False, rng=None, seed=None) -> Duels:
+    """Play ``n_games`` from one state: seat 0 is on turn with ``start`` = (banked, other's
+    banked, turn total, dice left) in points; ``final``: the other (seat 1) has reached the
+    target and this is seat 0's final turn. Returns each game's winner."""
+    rng = rng if rng is not None else np.random.default_rng(seed)
+    pts_table, cnt_table = roll_tables("bones", preset)
+    T = target // UNIT
+    need0 = max(1, -(-min_on_board // UNIT))
+    b0, o0, t0, n0 = start
+    tot = np.zeros((n_games, 2), dtype=np.int64)
+    tot[:, 0], tot[:, 1] = b0 // UNIT, o0 // UNIT
+    cur = np.zeros(n_games, dtype=np.int64)
+    t = np.full(n_games, t0 // UNIT, dtype=np.int64)
+    n = np.full(n_games, n0, dtype=np.int64)
+    reacher = np.full(n_games, 1 if final else -1)       # who reached the target first
+    winners = np.full(n_games, -1)
+    turns = np.zeros(n_games, dtype=np.int64)
+    g = np.arange(n_games)
+    rolls = 0
+    # a mid-turn start first decides whether to stand (as after a roll)
+    pending = np.full(n_games, t0 > 0)
+    while g.size:
+        rolls += 1
+        c_, t_, n_ = cur[g], t[g], n[g]
+        me = tot[g, c_]
+        other = tot[g, 1 - c_]
+        fin = reacher[g] >= 0
+        # decide (after the roll that brought us here, or at a mid-turn start)
+        decide = pending[g]
+        need = np.where(me > 0, 1, need0)
+        may = decide & (t_ >= need)
+        stand = np.zeros(g.size, dtype=bool)
+        # final turn: stand exactly when ahead
+        stand |= may & fin & (me + t_ > other)
+        reg = may & ~fin
+        for seat in (0, 1):
+            sel = np.flatnonzero(reg & (c_ == seat))
+            if sel.size:
+                stand[sel] = policies[seat](me[sel], other[sel], me[sel] + t_[sel], n_[sel])
+        # stands end the turn
+        s = np.flatnonzero(stand)
+        if s.size:
+            gs = g[s]
+            tot[gs, c_[s]] += t_[s]
+            ended_final = fin[s]
+            over = gs[ended_final]
+            # after the final turn: highest total wins, a tie goes to who reached it first
+            a, bb = tot[over, 0], tot[over, 1]
+            winners[over] = np.where(a > bb, 0, np.where(bb > a, 1, reacher[over]))
+            reg_s = gs[~ended_final]
+            hit = tot[reg_s, c_[s][~ended_final]] >= T
+            reacher[reg_s[hit]] = c_[s][~ended_final][hit]
+            cur[reg_s] = 1 - cur[reg_s]
+            t[reg_s], n[reg_s] = 0, 5
+            pending[reg_s] = False
+            turns[gs] += 1
+        # everyone else rolls
+        r = np.flatnonzero(~stand)
+        gr = g[r]
+        k = n[gr] * 6 ** 5 + rng.integers(0, 6 ** 5, size=gr.size)
+        cnt = cnt_table[k]
+        bust = cnt == 0
+        gb = gr[bust]
+        # a bust in a final turn ends the game for the leader; else the turn passes
+        fb = reacher[gb] >= 0
+        winners[gb[fb]] = reacher[gb[fb]]
+        rb = gb[~fb]
+        turns[gb] += 1
+        cur[rb] = 1 - cur[rb]
+        t[rb], n[rb] = 0, 5
+        pending[rb] = False
+        go = gr[~bust]
+        t[go] += pts_table[k[~bust]] // UNIT
+        left = n[go] - cnt[~bust]
+        n[go] = np.where(left == 0, 5, left)
+        pending[go] = True
+        g = g[winners[g] < 0]
+    return Duels(winners, rolls, tot * UNIT, turns)
+
+
+def table_policy(table) -> StandFn:
+    """The max-win policy of a ``dicelab.odds.win`` table (its stand bits and thresholds)."""
+    return table.stands_at
+
+
+def ev_policy(rules) -> StandFn:
+    """``optimal`` (expected points of the turn) in a regular turn; its stand tables."""
+    from types import SimpleNamespace
+
+    from ..odds.fivedice import optimal_stand_table
+
+    return lab_policy(SimpleNamespace(stand_table=optimal_stand_table(rules, on_board=True),
+                                      fresh_table=optimal_stand_table(rules, on_board=False)))
+
+
+def lab_policy(pol) -> StandFn:
+    """A ``dicelab.lab.fivedice.Policy`` (threshold or stand tables) as a stand function."""
+    if pol.stand_table is None:
+        return threshold_policy(pol.threshold, pol.hot_dice_habit)
+    board, fresh = pol.stand_table, pol.fresh_table
+
+    def stands(b, o, c, n):
+        t = c - b
+        out = board[np.minimum(t, board.shape[0] - 1), n]
+        if fresh is None:
+            return out
+        return np.where(b > 0, out, fresh[np.minimum(t, fresh.shape[0] - 1), n])
+    return stands
+
+
+def threshold_policy(threshold: int, habit: bool = True) -> StandFn:
+    """Seed 000's computers in a regular turn: stand at a turn total >= threshold, with hot
+    dice roll again once on the board."""
+    def stands(b, o, c, n):
+        t = (c - b) * UNIT
+        want = t >= threshold
+        if habit:
+            want &= ~((n == 5) & (b > 0))
+        return want
+    return stands
+
+
+# ----- chance to win by play-outs (any variant, any number of seats) ----------------------------
+@dataclass(frozen=True)
+class Estimate:
+    """Each seat's chance to win from a game state, estimated from play-outs (ties shared),
+    with 95% Wilson intervals. Labelled as an estimate wherever it is shown."""
+
+    chances: tuple[float, ...]
+    intervals: tuple[tuple[float, float], ...]
+    playouts: int
+    stand_in: str
+
+    def to_dict(self) -> dict:
+        return {"chances": list(self.chances), "intervals": [list(i) for i in self.intervals],
+                "playouts": self.playouts, "stand_in": self.stand_in, "estimate": True}
+
+
+def playout_seats(game, stand_in: str = "optimal"):
+    """The seats of the play-outs: each computer seat plays itself, each person is played by
+    the ``stand_in`` computer."""
+    from ..games import Seat
+    from ..players import make_player
+
+    seats = []
+    for s in game.seats:
+        player = s.player if s.player is not None else make_player(game.variant, stand_in)
+        seats.append(Seat(s.name, player))
+    return seats
+
+
+def playout_wins(game, n: int, seed=None, stand_in: str = "optimal",
+                 seats=None) -> np.ndarray:
+    """Wins per seat (ties shared) of ``n`` play-outs from the game's current state."""
+    seats = seats or playout_seats(game, stand_in)
+    wins = np.zeros(game.n_seats)
+    for child in np.random.SeedSequence(seed).spawn(n):
+        g = game.continued(seats, int(child.generate_state(1)[0]))
+        g.play_computers(max_actions=1_000_000)
+        for i in g.winners:
+            wins[i] += 1 / len(g.winners)
+    return wins
+
+
+def estimate(game, n: int = 400, seed=None, stand_in: str = "optimal",
+             wins: np.ndarray | None = None, done: int = 0) -> Estimate:
+    """Estimate each seat's chance to win from here by ``n`` play-outs (``wins`` and ``done``
+    carry earlier play-outs on, so a caller can refine an estimate step by step)."""
+    from .results import wilson
+
+    total = (np.zeros(game.n_seats) if wins is None else wins) + playout_wins(game, n, seed,
+                                                                               stand_in)
+    m = done + n
+    chances = tuple(float(w / m) for w in total)
+    intervals = tuple(wilson(int(round(w)), m) for w in total)
+    return Estimate(chances, intervals, m, stand_in)

@@ -1,0 +1,123 @@
+"""The chance to win in the odds panel and the hint line (issue 16), without a browser."""
+from __future__ import annotations
+
+import pytest
+
+import dicelab
+from dicelab.games.base import evolve
+from dicelab.odds import fivedice as fd
+from dicelab.odds import win
+from dicelab.ui import OddsPanel, Play
+from dicelab.ui.components import hint_text
+from dicelab.ui.words import points_vs_win
+
+
+def set_state(game, **changes):
+    game._state = game.state = evolve(game.state, **changes)
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setattr(win, "cache_dir", lambda: tmp_path)
+    win._MEMORY.clear()
+    yield tmp_path
+    win._MEMORY.clear()
+
+
+def _decide(game, seat, totals, turn_total, dice_left, **more):
+    set_state(game, current=seat, totals=totals, on_board=(True, True), phase="decide",
+              turn_total=turn_total, dice_left=dice_left, dice=(2, 3, 4, 6, 6)[:dice_left],
+              counting=(False,) * dice_left, **more)
+
+
+def test_final_turn_hint_and_panel_say_what_must_be_reached(cache):
+    game = dicelab.new_game("bones", ["Ann", "Bob"], seed=1, target=1000, min_on_board=50)
+    _decide(game, 0, (300, 1200), 400, 2, final_from=1)
+    play = Play(game)
+    hint = hint_text(play)
+    # 300 + T must pass 1,200: T >= 950; standing now (700) would lose, so roll
+    chance = fd.reach_chance(game.config, 950, 400, 2, on_board=True)
+    assert "must reach 950 this turn to pass 1,200" in hint and "Best play: roll" in hint
+    assert f"{100 * chance:.1f}%".rstrip("0") in hint or f"{100 * chance:.0f}%" in hint
+    text = OddsPanel(play=play)._text.object
+    assert "Final turn: reach 950 this turn to pass 1,200" in text
+    assert "<b class='best'>ROLL</b>" in text
+    _decide(game, 0, (300, 1200), 1000, 2, final_from=1)
+    assert "Best play: stand and win" in hint_text(Play(game))
+
+
+def test_two_seat_panel_shows_the_chance_to_win_and_the_contrast(cache):
+    game = dicelab.new_game("bones", ["Ann", "Bob"], seed=1, target=1000, min_on_board=300)
+    table = win.table(game.config, progress=False)     # built, so the panel finds it
+    _decide(game, 0, (600, 950), 400, 2)
+    text = OddsPanel(play=Play(game))._text.object
+    w = table.readout(600, 950, 400, 2)
+    assert "Chance to win from here" in text and "To win: <b class='best'>ROLL</b>" in text
+    ro = fd.turn_readout(game.config, 400, 2, on_board=True)
+    said = points_vs_win(ro, w)
+    assert said.startswith("For points, stand (400 now vs 294 rolling). To win, roll: ")
+    assert said in text.replace("&#x27;", "'")
+
+
+def test_panel_waits_for_a_table_being_built(cache, monkeypatch):
+    started = []
+    monkeypatch.setattr("subprocess.Popen", lambda *a, **k: started.append(a) or _Never())
+    monkeypatch.delenv("DICELAB_WIN_BUILD", raising=False)
+    game = dicelab.new_game("bones", ["Ann", "Bob"], seed=1, target=1500, min_on_board=300)
+    _decide(game, 0, (600, 950), 400, 2)
+    text = OddsPanel(play=Play(game))._text.object
+    assert "the exact table is being built" in text and len(started) == 1
+
+
+class _Never:
+    def poll(self):
+        return None
+
+
+def test_points_vs_win_agreeing_says_nothing():
+    ro = fd.turn_readout("bones", 300, 1, on_board=True)
+    w = win.WinReadout(0.6, 0.5, 0.6, "stand", False, None)
+    assert ro.decision == "stand" and points_vs_win(ro, w) == ""
+
+
+def test_win_chart_follows_the_game(cache):
+    from dicelab.ui.win_chart import WinChart
+
+    game = dicelab.new_game("bones", ["Ann", "Bob"], seed=2, target=500, min_on_board=50)
+    table = win.table(game.config, progress=False)
+    play = Play(game)
+    chart = WinChart(play=play)
+    src = chart._src.data
+    st = game.state
+    p = table.start_chance(st.totals[st.current], st.totals[1 - st.current])
+    assert src["x"] == [0] and abs(src[f"p{st.current}"][0] - p) < 1e-12
+    for _ in range(6):
+        if game.is_over:
+            break
+        play.roll()
+    xs = chart._src.data["x"]
+    assert len(xs) > 1 and xs == sorted(xs)
+    assert all(abs(a + b - 1) < 1e-12 for a, b in zip(chart._src.data["p0"],
+                                                        chart._src.data["p1"]))
+    assert WinChart(dicelab.new_game("thousand", ["A", "B"], seed=1))._fig is None
+
+
+def test_hint_adds_the_play_to_win_where_it_differs(cache):
+    game = dicelab.new_game("bones", ["Ann", "Bob"], seed=1, target=1000, min_on_board=300)
+    win.table(game.config, progress=False)
+    _decide(game, 0, (600, 950), 400, 2)
+    hint = hint_text(Play(game))
+    assert "Best play: stand" in hint and "To win, though: roll (34" in hint
+
+
+def test_chart_of_a_game_opened_midway(cache):
+    from dicelab.ui.win_chart import WinChart
+
+    game = dicelab.new_game("bones", ["Ann", "Bob"], seed=2, target=500, min_on_board=50)
+    win.table(game.config, progress=False)
+    play = Play(game)
+    for _ in range(5):
+        if not game.is_over:
+            play.roll()
+    chart = WinChart(play=play)
+    assert chart._src.data["x"] == list(range(len(game.actions) + 1))
