@@ -103,6 +103,20 @@ class ValueSource:
     unit_short = "points"
 
 
+class ChanceSource(ValueSource):
+    """A source whose values are chances (0..1): shown as percentages, lost in percentage
+    points (``unit_short``)."""
+
+    tolerance = 1e-4
+    tolerance_words = "0.01 percentage points"
+
+    def fmt(self, value: float) -> str:
+        return f"{100 * value:.1f}%"
+
+    def fmt_loss(self, value: float) -> str:
+        return f"{100 * value:.1f} {self.unit_short}"
+
+
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -213,7 +227,7 @@ class FiveDiceSource(ValueSource):
         return f"{value:,.0f}" if abs(value - round(value)) < 1e-9 else f"{value:,.1f}"
 
 
-class BonesWinSource(ValueSource):
+class BonesWinSource(ChanceSource):
     """Chance to win the game (two-seat Bones: the exact play-to-win table, ``odds.win``).
     A second column beside the points: it never decides "best" or "mistake", it says what a
     choice cost in games won, and where the points and the chance to win disagree."""
@@ -221,8 +235,6 @@ class BonesWinSource(ValueSource):
     name = "win"
     unit = "chance to win the game"
     unit_short = "percentage points of win chance"
-    tolerance = 1e-4
-    tolerance_words = "0.01 percentage points"
     # the points' best play and the play that wins most "disagree" (one sentence says so)
     # where their win chances differ by more than this: 0.1 percentage points, so the two
     # numbers the sentence prints differ
@@ -288,23 +300,15 @@ class BonesWinSource(ValueSource):
                 f"{self.fmt(best)} of the time, {points_label} (the points play) "
                 f"{self.fmt(points)}.")
 
-    def fmt(self, value: float) -> str:
-        return f"{100 * value:.1f}%"
-
-    def fmt_loss(self, value: float) -> str:
-        return f"{100 * value:.1f} percentage points of win chance"
-
 
 # ----- Under40 -----------------------------------------------------------------------------------
-class Under40Source(ValueSource):
+class Under40Source(ChanceSource):
     """Chance to win the round (odds.under40.readout: exact for any number of players, each
     maximising their own chance of winning the round)."""
 
     name = "round_win"
     unit = "chance to win the round"
     unit_short = "points of round-win chance"
-    tolerance = 1e-4
-    tolerance_words = "0.01 percentage points"
 
     def options(self, game) -> list[Option]:
         from .odds.under40 import bust_chance, readout
@@ -341,12 +345,6 @@ class Under40Source(ValueSource):
         return (f"At {det['score']} against {others} a roll goes over 40 "
                 f"{_pct(det['bust'])} of the time; {best.label} wins the round "
                 f"{self.fmt(best.value)} of the time, {chosen.label} {self.fmt(chosen.value)}.")
-
-    def fmt(self, value: float) -> str:
-        return f"{100 * value:.1f}%"
-
-    def fmt_loss(self, value: float) -> str:
-        return f"{100 * value:.1f} points of round-win chance"
 
 
 # ----- Yahtzee -----------------------------------------------------------------------------------
@@ -670,6 +668,8 @@ class Review:
         self.game_json = game.to_json()
         self.seats: dict[str, SeatSummary] = {
             s.name: SeatSummary(s.name, i, s.is_computer) for i, s in enumerate(game.seats)}
+        for s in self.seats.values():
+            s.extra_lost = dict.fromkeys(self.extras, 0.0)
         for e in entries:
             s = self.seats[e.player]
             s.decisions += 1
