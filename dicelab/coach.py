@@ -200,28 +200,41 @@ class FiveDiceSource(ValueSource):
         n = st.dice_left
         dice = f"hot dice, all 5 to roll" if st.hot_dice else \
             f"{n} {'die' if n == 1 else 'dice'} to roll"
-        text = f"turn total {st.turn_total}, {dice}, banked {st.totals[st.current]:,}"
+        if game.choose_keepers():  # the choice is what to set aside from this roll
+            text = (f"turn total {st.before_total:,} before the roll, rolled "
+                    f"{' '.join(map(str, st.dice))}, banked {st.totals[st.current]:,}")
+        else:
+            text = f"turn total {st.turn_total}, {dice}, banked {st.totals[st.current]:,}"
         goal = game.stand_goal()
         need, _ = game.need_to_stand()
         if goal != "stand" and need:
             text += f" (needs {need} to {goal})"
-        if game.choose_keepers():
-            text += f"; rolled {' '.join(map(str, st.dice))}"
         return text
 
     def why(self, d, chosen, best) -> str:
-        def phrase(o: Option) -> str:
+        def dice(det) -> str:
+            n = det["dice_left"]
+            return "hot dice (all 5)" if det["hot"] else f"{n} {'die' if n == 1 else 'dice'}"
+
+        def phrase(o: Option, own_dice: bool) -> str:
             t = o.detail["turn_total"]
             if o.key[0] == "stand":
                 gain = self.fmt(o.value)
                 verb = "keeps" if gain == f"{t:,}" else "gains"
                 return f"{o.label} on {t:,} {verb} {gain}"
+            if own_dice:  # each keep leaves its own dice: say which, and their bust chance
+                n, hot = o.detail["dice_left"], o.detail["hot"]
+                left = "all 5 dice again (hot dice" if hot else \
+                    f"{n} {'die' if n == 1 else 'dice'} ("
+                return (f"{o.label} {left}{', ' if hot else ''}a bust "
+                        f"{_pct(o.detail['bust'])} likely) is worth {self.fmt(o.value)}")
             return f"{o.label} is worth {self.fmt(o.value)}"
 
+        if "keep" in chosen.detail and chosen.key[0] == best.key[0] == "roll":
+            return f"{_cap(phrase(best, True))}; {phrase(chosen, True)}."
         det = chosen.detail if chosen.key[0] == "roll" else best.detail
-        n, p = det["dice_left"], det["bust"]
-        dice = "hot dice (all 5)" if det["hot"] else f"{n} {'die' if n == 1 else 'dice'}"
-        return f"With {dice} a bust is {_pct(p)} likely; {phrase(best)}, {phrase(chosen)}."
+        return (f"With {dice(det)} a bust is {_pct(det['bust'])} likely; "
+                f"{phrase(best, False)}, {phrase(chosen, False)}.")
 
     def fmt(self, value: float) -> str:
         return f"{value:,.0f}" if abs(value - round(value)) < 1e-9 else f"{value:,.1f}"

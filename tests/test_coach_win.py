@@ -156,3 +156,26 @@ def test_outputs_show_the_win_column():
     # one seat only keeps the column
     one = r.for_seat(r.names[0])
     assert "win lost" in one.text()
+
+
+def test_keep_against_keep_says_each_ones_dice():
+    """With choose_keepers two ways to roll on leave different dice: the sentence names each
+    one's dice and bust chance (not one "With n dice" for both)."""
+    seen = 0
+    for seed in (1, 2, 3):
+        r = dicelab.review(played("bones", ["random", "chicken"], seed, choose_keepers=True,
+                                  **SMALL))
+        for e in r:
+            if e.lost > 0 and e.chosen.key[0] == e.best.key[0] == "roll":
+                seen += 1
+                assert not e.why.startswith("With")
+                assert e.why.split(" Points and")[0].count("a bust") == 2
+                for o in (e.best, e.chosen):
+                    n = o.detail["dice_left"]
+                    assert (("all 5 dice again (hot dice" if o.detail["hot"] else
+                             f"{n} {'die' if n == 1 else 'dice'} (a bust") in e.why)
+            elif e.lost > 0:
+                assert e.why.startswith("With ")
+        assert all(e.state.startswith("turn total ") and " before the roll, rolled " in e.state
+                   for e in r)
+    assert seen > 0
