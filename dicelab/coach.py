@@ -9,10 +9,12 @@ action, the options of the player on turn are valued by the variant's exact solv
   ``round_readout``);
 - Yahtzee: expected final score (the solved table's ``advise``: every keep and every box).
 
-A state where the rules leave one option is not a decision. What a choice lost is the best
-option's value minus the chosen one's (0 for the best, never negative). The value of an option
-comes from a small per-variant ``ValueSource``; more sources (the chance to win the game, once
-play-to-win tables exist) register in ``SOURCES`` and add their own columns.
+A state where the rules leave one option is not a decision (nor, in points, a Bones/Thousand
+final turn: only passing the leader counts there). What a choice lost is the best option's value
+minus the chosen one's (0 for the best, never negative). The value of an option comes from a
+small per-variant ``ValueSource``; later sources in ``SOURCES`` add columns (``Entry.extra``,
+``SeatSummary.extra_lost``) without deciding "best": two-seat Bones adds the chance to win the
+game (``odds.win``, ``BonesWinSource``) and one sentence where it disagrees with the points.
 
     review = dicelab.review(game)      # a Game, a saved game's JSON (text or dict)
     review.seats["Ann"].lost           # value lost in all

@@ -179,3 +179,18 @@ def test_keep_against_keep_says_each_ones_dice():
         assert all(e.state.startswith("turn total ") and " before the roll, rolled " in e.state
                    for e in r)
     assert seen > 0
+
+
+def test_dicelab_review_shows_the_win_column(tmp_path, capsys):
+    from dicelab.cli import main
+
+    g = played("bones", ["chicken", "winning"], 4, **SMALL)
+    path = tmp_path / "bones.json"
+    path.write_text(g.to_json())
+    assert main(["review", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "win best" in text and "percentage points of win chance lost" in text
+    assert main(["review", str(path), "--json", "--seat", g.names[1]]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["seats"][g.names[1]]["win_lost"] <= 1e-9  # the winning computer
+    assert all("win_lost" in d for d in data["decisions"])
