@@ -496,12 +496,22 @@ class Entry:
         """The short line the app and the terminal show after a decision."""
         src = source or _SOURCE_BY_UNIT.get(self.unit, ValueSource())
         if not self.mistake:
-            return (f"Best play: {self.chosen.label} ({src.fmt(self.chosen.value)}"
+            text = (f"Best play: {self.chosen.label} ({src.fmt(self.chosen.value)}"
                     + (f"; {self.best.label} was as good" if self.best.key != self.chosen.key
                        and self.lost == 0 else "") + ").")
-        return (f"{_cap(self.chosen.label)} cost {src.fmt_loss(self.lost)}: {self.best.label} "
-                f"was worth {src.fmt(self.best.value)}, {self.chosen.label} "
-                f"{src.fmt(self.chosen.value)}.")
+        else:
+            text = (f"{_cap(self.chosen.label)} cost {src.fmt_loss(self.lost)}: "
+                    f"{self.best.label} was worth {src.fmt(self.best.value)}, "
+                    f"{self.chosen.label} {src.fmt(self.chosen.value)}.")
+        for k, side in self.extra.items():  # the chance to win, where it is known
+            x = _SOURCE_BY_NAME[k]
+            text += f" {_cap(x.unit)}: {x.fmt(side.chosen)}" + (
+                f", {x.fmt(side.best)} by {self._label(side.best_key)}." if side.mistake
+                else ".")
+        return text
+
+    def _label(self, key: tuple) -> str:
+        return next((o.label for o in self.options if o.key == key), "")
 
     def to_dict(self) -> dict[str, Any]:
         return {"index": self.index, "turn": self.turn, "seat": self.seat,
@@ -520,7 +530,7 @@ class Entry:
         win_lost, win_mistake (the review's CSV, JSON and tables)."""
         out: dict[str, Any] = {}
         for k, v in self.extra.items():
-            best = next((o.label for o in self.options if o.key == v.best_key), "")
+            best = self._label(v.best_key)
             out.update({f"{k}_choice_value": v.chosen, f"{k}_best": best,
                         f"{k}_best_value": v.best, f"{k}_lost": v.lost,
                         f"{k}_mistake": v.mistake})
@@ -529,6 +539,7 @@ class Entry:
 
 _SOURCE_BY_UNIT = {c.unit: c() for c in (FiveDiceSource, Under40Source, YahtzeeSource,
                                           BonesWinSource)}
+_SOURCE_BY_NAME = {s.name: s for s in _SOURCE_BY_UNIT.values()}
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,8 @@ from dicelab.settings import YahtzeeSettings
 
 from .conftest import set_state
 
+# the points alone, whatever the user's cache holds (test_coach_win.py: the win column)
+pytestmark = pytest.mark.usefixtures("no_win_table")
 YZ = {"preset": "no_bonus"}  # solved in about a second (official: ~15 s); same code path
 
 

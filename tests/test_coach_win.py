@@ -194,3 +194,20 @@ def test_dicelab_review_shows_the_win_column(tmp_path, capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["seats"][g.names[1]]["win_lost"] <= 1e-9  # the winning computer
     assert all("win_lost" in d for d in data["decisions"])
+
+
+def test_the_line_and_the_app_review_show_the_win_chance():
+    from dicelab.ui.coach_view import CoachView
+    from dicelab.ui.play import Play, Prefs
+
+    g = played("bones", ["chicken", "winning"], 3, **SMALL)
+    r = dicelab.review(g)
+    for e in r:
+        w = e.extra["win"]
+        assert f" Chance to win the game: {100 * w.chosen:.1f}%" in e.line()
+        assert (", " in e.line().split("Chance to win the game:")[1]) == w.mistake
+    view = CoachView(play=Play(game=g, prefs=Prefs(coach=True)))
+    df = view.frame()
+    assert list(df.columns[-3:]) == ["win chance", "win lost (% points)", "why"]
+    assert list(df["win lost (% points)"]) == [round(100 * e.extra["win"].lost, 2) for e in r]
+    assert "win chance lost (% points)" in view._totals().object
