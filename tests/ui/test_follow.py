@@ -6,6 +6,7 @@ a page would build them, and their content is read back."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import html
 
 import panel as pn
@@ -114,6 +115,13 @@ def test_views_follow_prefs_changes():
     assert tray._view.view["anim_ms"] == 0
 
 
+def fresh_thread(fn):
+    """Run ``fn`` in a thread of its own: Playwright's sync API (another test in this worker)
+    leaves the main thread looking as if an event loop ran in it."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(fn).result()
+
+
 def test_play_computers_is_paced_inside_an_event_loop():
     """In a notebook cell (an event loop runs) ``g.play_computers()`` returns at once and
     plays one action per pace in the background; each action reaches the views."""
@@ -134,7 +142,7 @@ def test_play_computers_is_paced_inside_an_event_loop():
         assert isinstance(task, asyncio.Task) and g.version == 0  # nothing played yet
         return await task
 
-    events = asyncio.run(cell())
+    events = fresh_thread(lambda: asyncio.run(cell()))
     assert g.version > 0 and (g.is_over or not g.seats[g.current_player].is_computer)
     assert len(rolls_seen) == sum(1 for e in events if e.data.get("dice") is not None)
     assert tray._view.view["roll_id"] == play.roll_id
@@ -143,7 +151,7 @@ def test_play_computers_is_paced_inside_an_event_loop():
 def test_play_computers_without_event_loop_plays_at_once():
     g = dicelab.new_game("bones", [("Cpu", make_player("bones", "chicken")), "Ann"], seed=4)
     g.pace = 0.5
-    events = g.play_computers()
+    events = fresh_thread(g.play_computers)
     assert isinstance(events, list)
     assert g.is_over or not g.seats[g.current_player].is_computer
 
