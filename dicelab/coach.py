@@ -9,10 +9,12 @@ action, the options of the player on turn are valued by the variant's exact solv
   ``round_readout``);
 - Yahtzee: expected final score (the solved table's ``advise``: every keep and every box).
 
-A state where the rules leave one option is not a decision. What a choice lost is the best
-option's value minus the chosen one's (0 for the best, never negative). The value of an option
-comes from a small per-variant ``ValueSource``; more sources (the chance to win the game, once
-play-to-win tables exist) register in ``SOURCES`` and add their own columns.
+A state where the rules leave one option is not a decision (nor, in points, a Bones/Thousand
+final turn: only passing the leader counts there). What a choice lost is the best option's value
+minus the chosen one's (0 for the best, never negative). The value of an option comes from a
+small per-variant ``ValueSource``; later sources in ``SOURCES`` add columns (``Entry.extra``,
+``SeatSummary.extra_lost``) without deciding "best": two-seat Bones adds the chance to win the
+game (``odds.win``, ``BonesWinSource``) and one sentence where it disagrees with the points.
 
     review = dicelab.review(game)      # a Game, a saved game's JSON (text or dict)
     review.seats["Ann"].lost           # value lost in all
@@ -54,9 +56,15 @@ class ValueSource:
     unit = "points"       # what a value measures, in words
     tolerance = 0.01      # a loss above this is a mistake
     tolerance_words = "0.01 points"
+    DISAGREE = 0.0  # a later source: where its best differs from the first's (``disagree``)
 
     def supports(self, game: Game) -> str | None:
         """None if this source can value ``game``'s decisions, else why not."""
+        return None
+
+    def skip(self, game: Game) -> str | None:
+        """Why the decision now is not judged in this source's units (the review notes it
+        once), or None."""
         return None
 
     def options(self, game: Game) -> list[Option]:
@@ -78,6 +86,11 @@ class ValueSource:
         """The state as numbers, for grouping decisions ("where is the value lost?")."""
         return {}
 
+    def disagree(self, best_label: str, best: float, points_label: str, points: float) -> str:
+        """A later source: one sentence where its best play is not the first source's."""
+        return (f"By the {self.unit}, {best_label} ({self.fmt(best)}) beats {points_label} "
+                f"({self.fmt(points)}).")
+
     def why(self, d: "Decision", chosen: Option, best: Option) -> str:
         """One plain sentence on why ``best`` was better than ``chosen``."""
         return (f"{_cap(best.label)} is worth {self.fmt(best.value)}, "
@@ -90,6 +103,20 @@ class ValueSource:
         return f"{value:,.1f} {self.unit_short}"
 
     unit_short = "points"
+
+
+class ChanceSource(ValueSource):
+    """A source whose values are chances (0..1): shown as percentages, lost in percentage
+    points (``unit_short``)."""
+
+    tolerance = 1e-4
+    tolerance_words = "0.01 percentage points"
+
+    def fmt(self, value: float) -> str:
+        return f"{100 * value:.1f}%"
+
+    def fmt_loss(self, value: float) -> str:
+        return f"{100 * value:.1f} {self.unit_short}"
 
 
 def _cap(text: str) -> str:
@@ -117,6 +144,12 @@ class FiveDiceSource(ValueSource):
             out.update(on_barrel=st.on_barrel[seat], barrel_turns=st.barrel_turns[seat],
                        bolts=st.bolts[seat])
         return out
+
+    def skip(self, game) -> str | None:
+        if getattr(game.state, "final_from", None) is not None:
+            return ("Final turns (after a player reached the target) are not judged: there "
+                    "the expected points do not count, only passing the leader (RULES.md).")
+        return None
 
     def options(self, game) -> list[Option]:
         from .odds.fivedice import bust_chance, keep_values, readout_for
@@ -169,43 +202,128 @@ class FiveDiceSource(ValueSource):
         n = st.dice_left
         dice = f"hot dice, all 5 to roll" if st.hot_dice else \
             f"{n} {'die' if n == 1 else 'dice'} to roll"
-        text = f"turn total {st.turn_total}, {dice}, banked {st.totals[st.current]:,}"
+        if game.choose_keepers():  # the choice is what to set aside from this roll
+            text = (f"turn total {st.before_total:,} before the roll, rolled "
+                    f"{' '.join(map(str, st.dice))}, banked {st.totals[st.current]:,}")
+        else:
+            text = f"turn total {st.turn_total}, {dice}, banked {st.totals[st.current]:,}"
         goal = game.stand_goal()
         need, _ = game.need_to_stand()
         if goal != "stand" and need:
             text += f" (needs {need} to {goal})"
-        if game.choose_keepers():
-            text += f"; rolled {' '.join(map(str, st.dice))}"
         return text
 
     def why(self, d, chosen, best) -> str:
-        def phrase(o: Option) -> str:
+        def dice(det) -> str:
+            n = det["dice_left"]
+            return "hot dice (all 5)" if det["hot"] else f"{n} {'die' if n == 1 else 'dice'}"
+
+        def phrase(o: Option, own_dice: bool) -> str:
             t = o.detail["turn_total"]
             if o.key[0] == "stand":
                 gain = self.fmt(o.value)
                 verb = "keeps" if gain == f"{t:,}" else "gains"
                 return f"{o.label} on {t:,} {verb} {gain}"
+            if own_dice:  # each keep leaves its own dice: say which, and their bust chance
+                n, hot = o.detail["dice_left"], o.detail["hot"]
+                left = "all 5 dice again (hot dice" if hot else \
+                    f"{n} {'die' if n == 1 else 'dice'} ("
+                return (f"{o.label} {left}{', ' if hot else ''}a bust "
+                        f"{_pct(o.detail['bust'])} likely) is worth {self.fmt(o.value)}")
             return f"{o.label} is worth {self.fmt(o.value)}"
 
+        if "keep" in chosen.detail and chosen.key[0] == best.key[0] == "roll":
+            return f"{_cap(phrase(best, True))}; {phrase(chosen, True)}."
         det = chosen.detail if chosen.key[0] == "roll" else best.detail
-        n, p = det["dice_left"], det["bust"]
-        dice = "hot dice (all 5)" if det["hot"] else f"{n} {'die' if n == 1 else 'dice'}"
-        return f"With {dice} a bust is {_pct(p)} likely; {phrase(best)}, {phrase(chosen)}."
+        return (f"With {dice(det)} a bust is {_pct(det['bust'])} likely; "
+                f"{phrase(best, False)}, {phrase(chosen, False)}.")
 
     def fmt(self, value: float) -> str:
         return f"{value:,.0f}" if abs(value - round(value)) < 1e-9 else f"{value:,.1f}"
 
 
+class BonesWinSource(ChanceSource):
+    """Chance to win the game (two-seat Bones: the exact play-to-win table, ``odds.win``).
+    A second column beside the points: it never decides "best" or "mistake", it says what a
+    choice cost in games won, and where the points and the chance to win disagree."""
+
+    name = "win"
+    unit = "chance to win the game"
+    unit_short = "percentage points of win chance"
+    # the points' best play and the play that wins most "disagree" (one sentence says so)
+    # where their win chances differ by more than this: 0.1 percentage points, so the two
+    # numbers the sentence prints differ
+    DISAGREE = 1e-3
+    # tables up to this target build in about 2 s of CPU: built on the spot; larger ones
+    # (the default 10,000: ~25 s) only if ready (``table_if_ready`` builds them elsewhere)
+    BUILD_TARGET = 3000
+
+    def __init__(self):
+        self._tables: dict = {}
+
+    def table(self, game):
+        """The game's win table, or None while it is not built (looked up once per source, so
+        one review uses one answer throughout)."""
+        from .odds import win
+
+        r = win.win_rules(game.config)
+        if r.key not in self._tables:
+            self._tables[r.key] = (win.table(r, progress=False) if r.target <= self.BUILD_TARGET
+                                   else win.table_if_ready(r))
+        return self._tables[r.key]
+
+    def supports(self, game) -> str | None:
+        # "" (no note): the table is for two-seat Bones only
+        if game.variant != "bones" or game.n_seats != 2:
+            return ""
+        if self.table(game) is None:
+            return ("The chance to win is left out: its exact table for these rules is being "
+                    "built (about 25 s of CPU, once; `dicelab odds bones --win` builds it "
+                    "too). Review again later.")
+        return None
+
+    def options(self, game) -> list[Option]:
+        st = game.state
+        t = self.table(game) if st.phase == "decide" else None
+        if t is None:
+            return []
+        me = st.current
+        b, o = st.totals[me], st.totals[1 - me]
+        if game.choose_keepers():
+            from .odds.fivedice import keep_options
+
+            auto = FiveDiceSource._auto_keep(st)
+            states = [(None if keep == auto else keep, st.before_total + pts, left)
+                      for keep, pts, left in keep_options(game.config, st.dice)]
+        else:
+            states = [(None, st.turn_total, st.dice_left)]
+        opts = []
+        try:
+            for keep, total, left in states:
+                r = t.readout(b, o, total, left)
+                opts.append(Option(("roll", keep), "rolling", r.roll_win_chance, {"readout": r}))
+                if r.stand_win_chance is not None:
+                    opts.append(Option(("stand", keep), "standing", r.stand_win_chance,
+                                       {"readout": r}))
+        except RuleError:  # a state the table does not hold (the game is decided): no column
+            return []
+        return opts
+
+    def disagree(self, best_label: str, best: float, points_label: str, points: float) -> str:
+        """One sentence where the points' best play is not the play that wins most."""
+        return (f"Points and the chance to win disagree here: {best_label} wins the game "
+                f"{self.fmt(best)} of the time, {points_label} (the points play) "
+                f"{self.fmt(points)}.")
+
+
 # ----- Under40 -----------------------------------------------------------------------------------
-class Under40Source(ValueSource):
+class Under40Source(ChanceSource):
     """Chance to win the round (odds.under40.readout: exact for any number of players, each
     maximising their own chance of winning the round)."""
 
     name = "round_win"
     unit = "chance to win the round"
     unit_short = "points of round-win chance"
-    tolerance = 1e-4
-    tolerance_words = "0.01 percentage points"
 
     def options(self, game) -> list[Option]:
         from .odds.under40 import bust_chance, readout
@@ -242,12 +360,6 @@ class Under40Source(ValueSource):
         return (f"At {det['score']} against {others} a roll goes over 40 "
                 f"{_pct(det['bust'])} of the time; {best.label} wins the round "
                 f"{self.fmt(best.value)} of the time, {chosen.label} {self.fmt(chosen.value)}.")
-
-    def fmt(self, value: float) -> str:
-        return f"{100 * value:.1f}%"
-
-    def fmt_loss(self, value: float) -> str:
-        return f"{100 * value:.1f} points of round-win chance"
 
 
 # ----- Yahtzee -----------------------------------------------------------------------------------
@@ -335,7 +447,7 @@ class YahtzeeSource(ValueSource):
 
 # variant -> value sources, the first one decides "best" and "lost"; later ones add columns
 SOURCES: dict[str, list[Callable[[], ValueSource]]] = {
-    "bones": [FiveDiceSource], "thousand": [FiveDiceSource], "under40": [Under40Source],
+    "bones": [FiveDiceSource, BonesWinSource], "thousand": [FiveDiceSource], "under40": [Under40Source],
     "yahtzee": [YahtzeeSource],
 }
 
@@ -348,6 +460,18 @@ def sources_for(game: Game) -> list[ValueSource]:
 
 
 # ----- one decision ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Side:
+    """A later source's values of one decision (``Entry.extra[name]``): the chance to win."""
+
+    values: dict          # option key -> value
+    chosen: float
+    best: float
+    best_key: tuple
+    lost: float           # best - chosen: 0 for the best, never negative
+    mistake: bool         # lost above that source's tolerance
+
+
 @dataclass(frozen=True)
 class Entry:
     """One decision of one seat, judged."""
@@ -365,32 +489,57 @@ class Entry:
     mistake: bool         # lost above the source's tolerance
     why: str              # one sentence ("" when the choice was the best)
     unit: str
-    extra: dict = field(default_factory=dict)  # other sources: name -> (chosen, best, lost)
+    extra: dict = field(default_factory=dict)  # later sources: name -> Side
     situation: dict = field(default_factory=dict)  # the state as numbers (source.situation)
 
     def line(self, source: ValueSource | None = None) -> str:
         """The short line the app and the terminal show after a decision."""
         src = source or _SOURCE_BY_UNIT.get(self.unit, ValueSource())
         if not self.mistake:
-            return (f"Best play: {self.chosen.label} ({src.fmt(self.chosen.value)}"
+            text = (f"Best play: {self.chosen.label} ({src.fmt(self.chosen.value)}"
                     + (f"; {self.best.label} was as good" if self.best.key != self.chosen.key
                        and self.lost == 0 else "") + ").")
-        return (f"{_cap(self.chosen.label)} cost {src.fmt_loss(self.lost)}: {self.best.label} "
-                f"was worth {src.fmt(self.best.value)}, {self.chosen.label} "
-                f"{src.fmt(self.chosen.value)}.")
+        else:
+            text = (f"{_cap(self.chosen.label)} cost {src.fmt_loss(self.lost)}: "
+                    f"{self.best.label} was worth {src.fmt(self.best.value)}, "
+                    f"{self.chosen.label} {src.fmt(self.chosen.value)}.")
+        for k, side in self.extra.items():  # the chance to win, where it is known
+            x = _SOURCE_BY_NAME[k]
+            text += f" {_cap(x.unit)}: {x.fmt(side.chosen)}" + (
+                f", {x.fmt(side.best)} by {self._label(side.best_key)}." if side.mistake
+                else ".")
+        return text
+
+    def _label(self, key: tuple) -> str:
+        return next((o.label for o in self.options if o.key == key), "")
 
     def to_dict(self) -> dict[str, Any]:
         return {"index": self.index, "turn": self.turn, "seat": self.seat,
                 "player": self.player, "computer": self.computer, "state": self.state,
-                "options": [{"option": o.label, "value": o.value} for o in self.options],
+                "options": [{"option": o.label, "value": o.value,
+                             **{k: v.values.get(o.key) for k, v in self.extra.items()}}
+                            for o in self.options],
                 "choice": self.chosen.label, "choice_value": self.chosen.value,
                 "best": self.best.label, "best_value": self.best.value, "lost": self.lost,
                 "mistake": self.mistake, "why": self.why, "unit": self.unit,
                 "situation": self.situation,
-                **{f"{k}_lost": v[2] for k, v in self.extra.items()}}
+                **self.extra_fields()}
+
+    def extra_fields(self) -> dict[str, Any]:
+        """The later sources' numbers, flat: win_choice_value, win_best, win_best_value,
+        win_lost, win_mistake (the review's CSV, JSON and tables)."""
+        out: dict[str, Any] = {}
+        for k, v in self.extra.items():
+            best = self._label(v.best_key)
+            out.update({f"{k}_choice_value": v.chosen, f"{k}_best": best,
+                        f"{k}_best_value": v.best, f"{k}_lost": v.lost,
+                        f"{k}_mistake": v.mistake})
+        return out
 
 
-_SOURCE_BY_UNIT = {c.unit: c() for c in (FiveDiceSource, Under40Source, YahtzeeSource)}
+_SOURCE_BY_UNIT = {c.unit: c() for c in (FiveDiceSource, Under40Source, YahtzeeSource,
+                                          BonesWinSource)}
+_SOURCE_BY_NAME = {s.name: s for s in _SOURCE_BY_UNIT.values()}
 
 
 @dataclass(frozen=True)
@@ -423,12 +572,21 @@ class Decision:
         if chosen.key == best.key or lost < 0:  # lost < 0 only by float rounding of a tie
             lost = 0.0
         mistake = lost > self.source.tolerance
-        why = self.source.why(self, chosen, best) if lost > 0 else ""
+        why = [self.source.why(self, chosen, best)] if lost > 0 else []
         extra = {}
         for src, opts in self.extra:
             by = {o.key: o.value for o in opts}
-            top = max(by.values())
-            extra[src.name] = (by[key], top, max(top - by[key], 0.0))
+            if key not in by:
+                continue
+            top_key = max(by, key=by.get)
+            top = by[top_key]
+            lost_here = 0.0 if top_key == key else max(top - by[key], 0.0)
+            extra[src.name] = Side(by, by[key], top, top_key, lost_here,
+                                   lost_here > src.tolerance)
+            if best.key in by and top - by[best.key] > src.DISAGREE:
+                why.append(src.disagree(self.option(top_key).label, top, best.label,
+                                        by[best.key]))
+        why = " ".join(why)
         return Entry(index, self.turn, self.seat, self.player, self.computer, self.state,
                      self.options, chosen, best, lost, mistake, why, self.source.unit, extra,
                      self.situation)
@@ -454,7 +612,8 @@ def decision(game: Game, sources: list[ValueSource] | None = None) -> Decision |
         return None
     sources = sources or sources_for(game)
     main = sources[0]
-    if main.supports(game) is not None or len(game.legal_actions()) < 2:
+    if main.supports(game) is not None or len(game.legal_actions()) < 2 \
+            or main.skip(game) is not None:
         return None
     options = main.options(game)
     if len(options) < 2:
@@ -497,6 +656,7 @@ class SeatSummary:
     mistakes: int = 0
     lost: float = 0.0
     costliest: list[Entry] = field(default_factory=list)
+    extra_lost: dict = field(default_factory=dict)  # later sources: name -> lost in all
 
     @property
     def mean_lost(self) -> float:
@@ -506,6 +666,7 @@ class SeatSummary:
         return {"player": self.player, "seat": self.seat, "computer": self.computer,
                 "decisions": self.decisions, "mistakes": self.mistakes, "lost": self.lost,
                 "mean_lost": self.mean_lost,
+                **{f"{k}_lost": v for k, v in self.extra_lost.items()},
                 "costliest": [{"index": e.index, "turn": e.turn, "lost": e.lost, "why": e.why}
                               for e in self.costliest]}
 
@@ -517,7 +678,7 @@ class Review:
                "best_value", "lost", "mistake", "why")
 
     def __init__(self, game: Game, entries: list[Entry], source: ValueSource,
-                 notes: list[str]):
+                 notes: list[str], extras: dict[str, ValueSource] | None = None):
         self.variant = game.variant
         self.names = list(game.names)
         self.finished = game.is_over
@@ -527,14 +688,21 @@ class Review:
         self.unit = source.unit
         self.tolerance = source.tolerance
         self.notes = notes
+        # later sources that valued at least one decision: name -> source (their columns)
+        self.extras = {k: v for k, v in (extras or {}).items()
+                       if any(k in e.extra for e in entries)}
         self.game_json = game.to_json()
         self.seats: dict[str, SeatSummary] = {
             s.name: SeatSummary(s.name, i, s.is_computer) for i, s in enumerate(game.seats)}
+        for s in self.seats.values():
+            s.extra_lost = dict.fromkeys(self.extras, 0.0)
         for e in entries:
             s = self.seats[e.player]
             s.decisions += 1
             s.mistakes += e.mistake
             s.lost += e.lost
+            for k, side in e.extra.items():
+                s.extra_lost[k] = s.extra_lost.get(k, 0.0) + side.lost
         for s in self.seats.values():
             mine = [e for e in entries if e.player == s.player and e.lost > 0]
             s.costliest = sorted(mine, key=lambda e: -e.lost)[:3]
@@ -566,16 +734,21 @@ class Review:
                    "best": e.best.label, "best_value": e.best.value, "lost": e.lost,
                    "mistake": e.mistake, "why": e.why,
                    "options": "; ".join(f"{o.label} {self.source.fmt(o.value)}"
-                                        for o in e.options)}
-            for name, (c, b, lost) in e.extra.items():
-                row[f"{name}_lost"] = lost
+                                        + self._extra_words(e, o) for o in e.options)}
+            row.update(e.extra_fields())
             out.append(row)
         return out
 
+    def _extra_words(self, e: Entry, o: Option) -> str:
+        """" (win 43.2%)": an option's values from the later sources."""
+        parts = [f"{k} {src.fmt(e.extra[k].values[o.key])}" for k, src in self.extras.items()
+                 if k in e.extra and o.key in e.extra[k].values]
+        return f" ({', '.join(parts)})" if parts else ""
+
     def to_csv(self) -> str:
         rows = self.rows()
-        cols = list(self.COLUMNS) + ["options"] + sorted(
-            {k for r in rows for k in r} - set(self.COLUMNS) - {"options"})
+        cols = list(self.COLUMNS) + ["options"]
+        cols += [k for k in dict.fromkeys(k for r in rows for k in r) if k not in cols]
         buf = io.StringIO()
         w = csv.DictWriter(buf, fieldnames=cols, lineterminator="\n")
         w.writeheader()
@@ -584,6 +757,7 @@ class Review:
 
     def to_dict(self) -> dict[str, Any]:
         return {"variant": self.variant, "unit": self.unit, "tolerance": self.tolerance,
+                **{f"{k}_unit": src.unit for k, src in self.extras.items()},
                 "finished": self.finished, "actions": self.actions, "notes": self.notes,
                 "seats": {n: s.to_dict() for n, s in self.seats.items()},
                 "decisions": [e.to_dict() for e in self.entries]}
@@ -593,13 +767,17 @@ class Review:
 
     def summary_lines(self) -> list[str]:
         src = self.source
-        lines = [f"Values: {self.unit}. A mistake loses more than {src.tolerance_words}."]
+        lines = [f"Values: {self.unit}"
+                 + "".join(f"; beside them the {x.unit}" for x in self.extras.values())
+                 + f". A mistake loses more than {src.tolerance_words}."]
         lines += self.notes
         for s in self.seats.values():
             who = s.player + (" (computer)" if s.computer else "")
             lines.append(f"{who}: {s.decisions} decision{'' if s.decisions == 1 else 's'}, "
                          f"{s.mistakes} mistake{'' if s.mistakes == 1 else 's'}, "
-                         f"{src.fmt_loss(s.lost)} lost in all.")
+                         f"{src.fmt_loss(s.lost)} lost in all"
+                         + "".join(f"; {x.fmt_loss(s.extra_lost.get(k, 0.0))} lost"
+                                   for k, x in self.extras.items()) + ".")
             for e in s.costliest:
                 lines.append(f"  turn {e.turn}, {src.fmt_loss(e.lost)}: {e.why}")
         return lines
@@ -608,6 +786,8 @@ class Review:
         """The review as aligned text: a table of decisions, then the totals."""
         fmt = self.source.fmt
         head = f"{'#':>4} {'turn':>4}  {'player':<12} {'choice':<40} {'best':<40} {'lost':>8}"
+        for k in self.extras:  # the chance to win: the choice's, the best, what was lost
+            head += f"  {k:>6} {k + ' best':>9} {k + ' lost':>9}"
         lines = [f"Review of a {self.variant} game"
                  + ("" if self.finished else " (not finished)"), head, "-" * len(head)]
         for e in self.entries:
@@ -615,10 +795,21 @@ class Review:
             lines.append(f"{e.index:>4} {e.turn:>4}  {e.player[:12]:<12} "
                          f"{(e.chosen.label + ' ' + fmt(e.chosen.value))[:40]:<40} "
                          f"{(e.best.label + ' ' + fmt(e.best.value))[:40]:<40} "
-                         f"{fmt(e.lost):>7}{mark}")
+                         f"{fmt(e.lost):>7}{mark}" + self._extra_cells(e))
         lines.append("")
         lines += self.summary_lines()
         return "\n".join(lines)
+
+    def _extra_cells(self, e: Entry) -> str:
+        out = ""
+        for k, src in self.extras.items():
+            v = e.extra.get(k)
+            if v is None:
+                out += f"  {'':>6} {'':>9} {'':>9}"
+                continue
+            out += (f"  {src.fmt(v.chosen):>6} {src.fmt(v.best):>9} "
+                    f"{100 * v.lost:>8.1f}{'!' if v.mistake else ' '}")
+        return out
 
     def __str__(self) -> str:
         return self.text()
@@ -636,11 +827,16 @@ class Review:
                         f"<td>{esc(e.state)}</td><td>{esc(e.chosen.label)} "
                         f"({fmt(e.chosen.value)})</td><td>{esc(e.best.label)} "
                         f"({fmt(e.best.value)})</td><td>{fmt(e.lost)}</td>"
-                        f"<td>{esc(e.why)}</td></tr>")
+                        + "".join(f"<td>{esc(x.fmt(e.extra[k].chosen))} of "
+                                  f"{esc(x.fmt(e.extra[k].best))}</td>" if k in e.extra
+                                  else "<td></td>" for k, x in self.extras.items())
+                        + f"<td>{esc(e.why)}</td></tr>")
         summary = "".join(f"<li>{esc(line)}</li>" for line in self.summary_lines())
         return (f"<div class='dicelab-review'><b>Review of a {esc(self.variant)} game</b>"
                 f"<table><thead><tr><th>turn</th><th>player</th><th>state</th><th>choice</th>"
-                f"<th>best</th><th>lost</th><th>why</th></tr></thead><tbody>{''.join(rows)}"
+                f"<th>best</th><th>lost</th>"
+                + "".join(f"<th>{esc(k)} chance (of best)</th>" for k in self.extras)
+                + f"<th>why</th></tr></thead><tbody>{''.join(rows)}"
                 f"</tbody></table><ul>{summary}</ul></div>")
 
 
@@ -669,11 +865,14 @@ def review(game: Game | dict | str, seat: str | None = None) -> Review:
     """Replay ``game`` (through its own ``apply``) and judge every decision of every seat."""
     game = as_game(game)
     sources = sources_for(game)
-    notes = [why for s in sources[:1] if (why := s.supports(game)) is not None]
+    notes = [why for s in sources if (why := s.supports(game))]
     fresh = type(game)(game.seats, game.settings, game.seed)
     entries = []
     for i, action in enumerate(game.actions):
         d = decision(fresh, sources)
+        if d is None and not fresh.is_over and (note := sources[0].skip(fresh)) \
+                and note not in notes:
+            notes.append(note)
         if d is not None:
             key = d.source.key_of(fresh, action)
             if any(o.key == key for o in d.options):
@@ -681,5 +880,5 @@ def review(game: Game | dict | str, seat: str | None = None) -> Review:
             elif (note := d.source.unjudged(key)) not in notes:
                 notes.append(note)
         fresh.apply(action)
-    out = Review(game, entries, sources[0], notes)
+    out = Review(game, entries, sources[0], notes, {s.name: s for s in sources[1:]})
     return out if seat is None else out.for_seat(seat)

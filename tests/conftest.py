@@ -60,3 +60,13 @@ def assert_refused(game, action, *words):
     for w in words:
         assert w.lower() in str(err.value).lower(), (w, str(err.value))
     return err.value
+
+
+@pytest.fixture
+def no_win_table(tmp_path_factory, monkeypatch):
+    """No two-seat Bones win table: an empty cache folder, nothing in memory (background
+    builds are off above), so the coach shows the points alone."""
+    from dicelab.odds import win
+
+    monkeypatch.setattr(win, "cache_dir", lambda: tmp_path_factory.getbasetemp() / "no-win")
+    monkeypatch.setattr(win, "_MEMORY", {})

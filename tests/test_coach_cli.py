@@ -20,6 +20,8 @@ from dicelab.terminal import fivedice as t5
 from dicelab.terminal import under40 as t40
 from dicelab.terminal import yahtzee as tyz
 
+# the points alone, whatever the user's cache holds (test_coach_win.py: the win column)
+pytestmark = pytest.mark.usefixtures("no_win_table")
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = {"bones": (["chicken", "optimal"], {}), "thousand": (["gambler", "optimal"], {}),
          "under40": (["cautious", "threshold:30"], {}), "yahtzee": (["greedy"], {"preset": "no_bonus"})}

@@ -91,7 +91,7 @@ class CoachView(pn.viewable.Viewer):
         fmt = r.source.fmt
         scale = 100 if r.variant == "under40" else 1  # chances in percentage points
         self._mistakes = [e.mistake for e in people]
-        return pd.DataFrame({
+        df = pd.DataFrame({
             "turn": [e.turn for e in people],
             "player": [e.player for e in people],
             "state": [e.state for e in people],
@@ -100,6 +100,15 @@ class CoachView(pn.viewable.Viewer):
             "lost": [round(scale * e.lost, 2) for e in people],
             "why": [e.why for e in people],
         })
+        # two-seat Bones: the chance to win beside the points (the choice's, the best's, lost)
+        for k, src in r.extras.items():
+            sides = [e.extra.get(k) for e in people]
+            df.insert(df.columns.get_loc("why"), f"{k} chance",
+                      [f"{src.fmt(x.chosen)} (best {src.fmt(x.best)})" if x else ""
+                       for x in sides])
+            df.insert(df.columns.get_loc("why"), f"{k} lost (% points)",
+                      [round(100 * x.lost, 2) if x else None for x in sides])
+        return df
 
     def _table(self, df):
         table = pn.widgets.Tabulator(
@@ -119,8 +128,9 @@ class CoachView(pn.viewable.Viewer):
         r = self.review
         rows = "".join(
             f"<tr><td>{esc(s.player)}{' (computer)' if s.computer else ''}</td>"
-            f"<td>{s.decisions}</td><td>{s.mistakes}</td><td>{esc(r.source.fmt(s.lost))}</td></tr>"
-            for s in r.seats.values())
+            f"<td>{s.decisions}</td><td>{s.mistakes}</td><td>{esc(r.source.fmt(s.lost))}</td>"
+            + "".join(f"<td>{100 * s.extra_lost.get(k, 0.0):.1f}</td>" for k in r.extras)
+            + "</tr>" for s in r.seats.values())
         worst = "".join(f"<li><b>{esc(s.player)}</b>, turn {e.turn}, "
                         f"{esc(r.source.fmt_loss(e.lost))}: {esc(e.why)}</li>"
                         for s in r.seats.values() if not s.computer for e in s.costliest)
@@ -130,7 +140,9 @@ class CoachView(pn.viewable.Viewer):
             f"<p>Values: {esc(r.unit)}; a mistake loses more than "
             f"{esc(r.source.tolerance_words)}.</p>{notes}"
             f"<table><thead><tr><th>player</th><th>decisions</th><th>mistakes</th>"
-            f"<th>lost in all</th></tr></thead><tbody>{rows}</tbody></table>"
+            f"<th>lost in all</th>"
+            + "".join(f"<th>{esc(k)} chance lost (% points)</th>" for k in r.extras)
+            + f"</tr></thead><tbody>{rows}</tbody></table>"
             + (f"<p style='margin:8px 0 2px'>The costliest decisions:</p><ul>{worst}</ul>"
                if worst else "") + "</div>",
             sizing_mode="stretch_width", stylesheets=[CSS])
