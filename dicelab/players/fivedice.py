@@ -21,6 +21,48 @@ def final_turn_action(view):
     return Roll()
 
 
+# An opponent who finishes from the barrel on their next turn at least this often makes my turn
+# probably my last: a stand that leaves me short of the barrel then hardly changes the outcome.
+RACE_LIKELY = 0.5
+
+
+def opponent_finish_chance(view) -> float:
+    """Thousand: the highest exact chance (odds.fivedice.reach_chance) that an opponent on the
+    barrel reaches ``target`` in their next turn (RULES.md "Thousand": from the barrel a stand
+    that reaches the target wins at once). 0.0 when nobody else sits on the barrel."""
+    st = view.state
+    if not getattr(st, "on_barrel", None):
+        return 0.0
+    from ..odds.fivedice import reach_chance
+
+    cfg = view.config
+    return max((reach_chance(cfg, cfg.target - cfg.barrel, on_barrel=True,
+                             banked=cfg.barrel)
+                for i, on in enumerate(st.on_barrel) if on and i != st.current), default=0.0)
+
+
+def race_action(view):
+    """Thousand's race: when an opponent on the barrel will probably (RACE_LIKELY) win on their
+    next turn and I am not on the barrel, roll on until a stand puts me on the barrel (the only
+    stand that leaves me a real chance); None where the usual play applies."""
+    st = view.state
+    if (st.phase != "decide" or not getattr(st, "on_barrel", None) or st.on_barrel[st.current]
+            or opponent_finish_chance(view) < RACE_LIKELY):
+        return None
+    need, _ = view.need_to_stand()
+    reaches = st.totals[st.current] + st.turn_total >= view.config.barrel
+    if reaches and st.turn_total >= need and not (st.hot_dice and view.hot_dice_compulsory):
+        return Stand()
+    return Roll()
+
+
+def endgame_action(view, race: bool = True):
+    """The endgame rules every five-dice computer follows before its own habit (``race``
+    off: the play before Thousand's race rule, kept to measure the rule against)."""
+    endgame = final_turn_action(view)
+    return endgame if endgame is not None or not race else race_action(view)
+
+
 class ThresholdPlayer(param.Parameterized):
     """Stands as soon as the turn total is at least ``threshold`` and standing is allowed.
 
@@ -48,7 +90,7 @@ class ThresholdPlayer(param.Parameterized):
         st = view.state
         if st.phase != "decide":
             return Roll()
-        endgame = final_turn_action(view)
+        endgame = endgame_action(view, getattr(self, "race_sense", True))
         if endgame is not None:
             return endgame
         need, _ = view.need_to_stand()
@@ -104,7 +146,7 @@ class OptimalPlayer(param.Parameterized):
         st = view.state
         if st.phase != "decide":
             return Roll()
-        endgame = final_turn_action(view)
+        endgame = endgame_action(view, getattr(self, "race_sense", True))
         if endgame is not None:
             return endgame
         if view.choose_keepers():

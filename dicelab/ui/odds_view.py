@@ -29,6 +29,8 @@ class FiveDiceOdds:
     win_note: str = ""                  # why there is no chance to win (yet)
     final: tuple[int, int, float] | None = None  # Bones final turn: (turn total that passes the
     #                                     leader, the leader's total, chance to reach it now)
+    race: tuple[float, int, float] | None = None  # Thousand's race (players.fivedice.race_action):
+    #   (the opponent's chance to finish next turn, turn total that reaches the barrel, chance now)
 
 
 @dataclass
@@ -73,7 +75,25 @@ def fivedice_odds(play) -> FiveDiceOdds | str:
         win, note, final = _win_odds(g, state, ro, mod)
     except Exception as exc:  # an unusual position the tables do not cover
         return f"odds not available here ({exc})"
-    return FiveDiceOdds(ro, counting, ro.dice_left, g.stand_goal(), win, note, final)
+    return FiveDiceOdds(ro, counting, ro.dice_left, g.stand_goal(), win, note, final,
+                        _race(g, state, ro, mod))
+
+
+def _race(g, state, ro, mod):
+    """Thousand: an opponent on the barrel who probably wins next turn makes a stand short of
+    the barrel worthless; what reaching the barrel needs and its chance this turn."""
+    from ..players.fivedice import RACE_LIKELY, opponent_finish_chance
+
+    if g.variant != "thousand" or state.on_barrel[state.current]:
+        return None
+    p = opponent_finish_chance(g.view())
+    if p < RACE_LIKELY:
+        return None
+    seat = state.current
+    must = max(g.config.barrel - state.totals[seat], ro.need)
+    chance = mod.reach_chance(g.config, must, state.turn_total, state.dice_left,
+                              on_board=state.on_board[seat], banked=state.totals[seat])
+    return p, must, chance
 
 
 def _win_odds(g, state, ro, mod):

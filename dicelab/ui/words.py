@@ -167,12 +167,19 @@ def fivedice_hint(play, odds) -> str:
         if odds.final:
             # Bones' final turn: only passing the leader counts, not the points
             must, leader, chance = odds.final
-            if tt >= must and ro.may_stand:
-                best = f"Final turn: {num(tt)} passes {num(leader)}. Best play: stand and win."
-            else:
-                best = (f"Final turn: {who.lower() if who == 'You' else who} must reach "
-                        f"{num(must)} this turn to pass {num(leader)} ({pct(chance)} chance "
-                        f"from here). Best play: roll.")
+            done = f"Final turn: {num(tt)} passes {num(leader)}. Best play: stand and win."
+            todo = (f"Final turn: {who.lower() if who == 'You' else who} must reach "
+                    f"{num(must)} this turn to pass {num(leader)} ({pct(chance)} chance "
+                    f"from here). Best play: roll.")
+        elif odds.race:
+            # Thousand's race: a stand short of the barrel leaves the opponent the game
+            p, must, chance = odds.race
+            done = f"{num(tt)} reaches the barrel. Best play: stand."
+            todo = (f"An opponent on the barrel wins next turn with {pct(p)} chance, so only "
+                    f"reaching the barrel counts: {num(must)} this turn ({pct(chance)} "
+                    f"chance from here). Best play: roll.")
+        if odds.final or odds.race:
+            best = done if tt >= must and ro.may_stand else todo
         else:
             best = (f"Best play: {ro.decision} (rolling is worth {num(ro.roll_value)}"
                     + (f" vs {num(ro.stand_value)} standing)." if ro.stand_value is not None

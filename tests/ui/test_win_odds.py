@@ -121,3 +121,20 @@ def test_chart_of_a_game_opened_midway(cache):
             play.roll()
     chart = WinChart(play=play)
     assert chart._src.data["x"] == list(range(len(game.actions) + 1))
+
+
+def test_thousand_race_hint_says_only_the_barrel_counts():
+    """Thousand (issue 16): an opponent on a barrel at 980 finishes next turn with 78.1%
+    (reach_chance), so the hint says to roll on to the barrel, and to stand once it is reached."""
+    game = dicelab.new_game("thousand", ["Ann", "Bob"], seed=1, barrel=980)
+    _decide(game, 0, (900, 980), 50, 3, on_barrel=(False, True))
+    hint = hint_text(Play(game))
+    chance = fd.reach_chance(game.config, 80, 50, 3, banked=900)
+    assert "wins next turn with 78% chance" in hint
+    assert "reaching the barrel counts: 80 this turn" in hint and "Best play: roll" in hint
+    assert f"{100 * chance:.1f}%".rstrip("0") in hint or f"{100 * chance:.0f}%" in hint
+    _decide(game, 0, (900, 980), 85, 3, on_barrel=(False, True))
+    assert "85 reaches the barrel. Best play: stand." in hint_text(Play(game))
+    game = dicelab.new_game("thousand", ["Ann", "Bob"], seed=1)     # barrel 880: 8.4%
+    _decide(game, 0, (700, 880), 50, 3, on_barrel=(False, True))
+    assert "barrel counts" not in hint_text(Play(game))
