@@ -283,13 +283,16 @@ class RoomApp(App):
         self.page.get_by_text("you are watching").wait_for()
         return self
 
-    def click_until(self, button: str, done, timeout: float = 6.0) -> None:
+    def click_until(self, button: str, done, timeout: float = 10.0) -> None:
         """Click ``button`` until ``done()`` (a Playwright wait) returns. The room screen draws
         its buttons anew on each change, and twice after the creator's own change: a click on
         the button of the draw before is dropped. So click again, but only if the clicked
         button was replaced meanwhile (else the click was seen and ``done`` failed)."""
-        for _ in range(3):
-            handle = self.page.get_by_role("button", name=button, exact=True).element_handle()
+        for attempt in range(3):
+            button_now = self.page.get_by_role("button", name=button, exact=True)
+            if attempt and button_now.count() == 0:
+                return done(timeout)  # the click was seen after all: its screen has no button
+            handle = button_now.element_handle()
             try:
                 handle.click(timeout=timeout * 1000)
             except Exception:
