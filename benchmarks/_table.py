@@ -1,4 +1,16 @@
-"""Print benchmark rows as an aligned table."""
+"""Shared by the benchmarks: time a call, print rows as an aligned table."""
+import statistics
+import time
+
+
+def timed(fn, repeat):
+    """Median seconds of ``repeat`` calls of ``fn``, and the last call's result."""
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), out
 
 
 def print_table(title, header, rows):

@@ -1,13 +1,12 @@
 """Live odds readouts (issue 3): one turn-state readout from the cached tables, against a
 plain-Python solve of the same value timed in the same run. Goal: a readout under 1 ms."""
-import statistics
 import sys
 import time
 from fractions import Fraction
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _table import print_table  # noqa: E402
+from _table import print_table, timed  # noqa: E402
 
 from dicelab.odds import fivedice as fd  # noqa: E402
 from dicelab.odds import under40 as u40  # noqa: E402
@@ -64,15 +63,6 @@ def plain_round_win(score, other):
             memo[m, o] = max(roll, 1 - win(o, m)) if m > o else roll
         return memo[m, o]
     return win(score, other)
-
-
-def timed(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), out
 
 
 def clear_caches():

@@ -1,14 +1,13 @@
 """Under40 rounds of 2..8 players (issue 13 point 4): the first readout of a process builds the
 tables for that many players (and fewer); later readouts look them up. Goal: a readout well
 under 100 ms. Reference: the tests' plain-Python solve on the game's own state (3 players)."""
-import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from _table import print_table  # noqa: E402
+from _table import print_table, timed  # noqa: E402
 
 from dicelab.odds import under40 as u40  # noqa: E402
 from tests.test_odds_under40_players import evaluate  # noqa: E402
@@ -16,15 +15,6 @@ from tests.test_odds_under40_players import evaluate  # noqa: E402
 # a mid-round position per size: me at 30 (may stop), the others below, one with no turn yet
 CASES = {n: (30, (0,) + tuple(range(28 - 2 * (n - 2), 30, 2))[: n - 2]) for n in range(3, 9)}
 CASES[2] = (30, (24,))
-
-
-def timed(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), out
 
 
 def main():

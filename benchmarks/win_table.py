@@ -11,14 +11,13 @@ import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")   # before numpy: one core per process
 import resource  # noqa: E402
-import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _table import print_table  # noqa: E402
+from _table import print_table, timed  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -53,15 +52,6 @@ def build(target, mob):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def timed(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
-
-
 def main():
     ref_wall, ref_cpu = reference()
     load = os.getloadavg()[0]
@@ -87,13 +77,13 @@ def main():
     t.readout(650, 1200, 300, 2)
     rows = []
     for label, fn in looks:
-        us = timed(fn, 2000) * 1e6
+        us = timed(fn, 2000)[0] * 1e6
         rows.append((label, f"{us:.1f}", "yes" if us < 1000 else "NO"))
 
     def first_mid_turn():
         t._turn.cache_clear()
         t.readout(650, 1200, 300, 2)
-    ms = timed(first_mid_turn, 20) * 1e3
+    ms = timed(first_mid_turn, 20)[0] * 1e3
     rows.append(("mid-turn, first of its turn (solves one turn)", f"{ms * 1e3:.1f}",
                  "yes" if ms < 1 else "NO"))
     print_table("One win-chance lookup (median; target 2,000)", ["lookup", "us", "< 1 ms"], rows)
