@@ -23,9 +23,10 @@ from .rules_text import RULES, SUMMARY
 from .session import keep_flushing
 from .settings_form import SettingsForm
 from .table import Table, rules_title
+from .variants import UIS
 from .words import alert_html, apply_preset, settings_lines
 
-VARIANTS = ("bones", "thousand", "under40", "yahtzee")
+VARIANTS = tuple(UIS)
 
 
 # ----- computer players whose strategy can change mid-game -------------------------------------

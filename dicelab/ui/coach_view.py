@@ -17,6 +17,7 @@ import param
 
 from .. import coach
 from .play import Play
+from .variants import ui_for
 
 esc = html.escape
 
@@ -89,7 +90,7 @@ class CoachView(pn.viewable.Viewer):
         r = self.review
         people = [e for e in r.entries if not e.computer] or r.entries
         fmt = r.source.fmt
-        scale = 100 if r.variant == "under40" else 1  # chances in percentage points
+        scale = 100 if ui_for(r.variant).chance_points else 1  # chances in % points
         self._mistakes = [e.mistake for e in people]
         df = pd.DataFrame({
             "turn": [e.turn for e in people],
@@ -116,7 +117,7 @@ class CoachView(pn.viewable.Viewer):
             sizing_mode="stretch_width", max_height=380, name="coach-review",
             widths={"state": 210, "choice": 170, "best": 170, "why": 320},
             formatters={c: {"type": "textarea"} for c in ("state", "choice", "best", "why")},
-            titles={"lost": "lost (% points)" if self.play.variant == "under40" else "lost"})
+            titles={"lost": "lost (% points)" if self.play.ui.chance_points else "lost"})
         mistakes = self._mistakes
 
         def highlight(row):  # the frame's index is the decision's position
@@ -157,7 +158,7 @@ class CoachView(pn.viewable.Viewer):
                    "#ff9da6", "#9d755d"]
         fig = figure(height=220, sizing_mode="stretch_width", toolbar_location=None,
                      title=f"Value lost per turn ({self.review.unit}"
-                     + (", % points)" if self.play.variant == "under40" else ")"))
+                     + (", % points)" if self.play.ui.chance_points else ")"))
         width = 0.8 / max(len(players), 1)
         for i, name in enumerate(players):
             mine = per[per["player"] == name]
@@ -167,7 +168,7 @@ class CoachView(pn.viewable.Viewer):
                      color=colours[i % len(colours)])
         fig.y_range.start = 0
         fig.xaxis.ticker.min_interval = 1  # whole turns
-        fig.xaxis.axis_label = "round" if self.play.variant == "under40" else "turn"
+        fig.xaxis.axis_label = self.play.ui.turn_word
         fig.legend.location = "top_left"
         return pn.pane.Bokeh(fig, sizing_mode="stretch_width")
 

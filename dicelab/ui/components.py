@@ -7,14 +7,12 @@ import html
 from pathlib import Path
 
 import panel as pn
-import panel_material_ui as pmui
 import param
 from panel.custom import JSComponent
 
 from ..rules.yahtzee import BOXES, LABELS, UPPER
 from . import words
 from .notebook import HTML, NotebookShow
-from .odds_view import fivedice_odds, under40_odds, yahtzee_odds
 from .play import Play
 
 HERE = Path(__file__).parent
@@ -33,12 +31,7 @@ def memo(play: Play, key: str, fn):
 
 
 def current_odds(play: Play):
-    v = play.variant
-    if v in ("bones", "thousand"):
-        return memo(play, "odds", lambda: fivedice_odds(play))
-    if v == "under40":
-        return memo(play, "odds", lambda: under40_odds(play.game))
-    return memo(play, "odds", lambda: yahtzee_odds(play))
+    return memo(play, "odds", lambda: play.ui.odds(play))
 
 
 class _Base(NotebookShow, pn.viewable.Viewer):
@@ -75,12 +68,6 @@ class TrayView(JSComponent):
             self._on_toggle(int(msg["toggle"]))
 
 
-def _die(v: int, pos: int, tag: str = "", mark: str = "", label: str = "", fresh=False,
-         click=False, sel=False) -> dict:
-    return {"v": int(v), "pos": pos, "tag": tag, "mark": mark, "label": label or f"{v}",
-            "fresh": fresh, "click": click, "sel": sel}
-
-
 def tray_description(play: Play) -> dict:
     """What the dice tray shows now, as plain data for TrayView."""
     g = play.game
@@ -92,93 +79,7 @@ def tray_description(play: Play) -> dict:
             "announce": " ".join(e.text for e in play.last_events) or play.message}
     last = next((e for e in reversed(g.history) if e.data.get("dice") is not None), None)
     roller = g.seats[last.seat].name if last is not None and last.seat is not None else ""
-    rolled, kept = [], []
-    if play.five_dice:
-        view["show_keep"] = True
-        view["keep_label"] = "keep ✓"
-        mine = st.phase == "decide" or st.hot_dice
-        if play.choosing:
-            keep = set(play.keep_positions())
-            view["rolled_label"] = (f"{roller} rolled — click counting dice to set aside (1-5)"
-                                    if play.person_on_turn else f"{roller} rolled")
-            for i, d in enumerate(st.dice):
-                if st.counting[i]:
-                    sel = i in keep
-                    rolled.append(_die(d, i, "choose count" if sel else "choose", "✓ set aside"
-                                       if sel else "counts", f"die {i + 1}: {d}, counting, "
-                                       + ("set aside" if sel else "not set aside"),
-                                       i in fresh, click=play.person_on_turn, sel=sel))
-                else:
-                    rolled.append(_die(d, i, "", "", f"die {i + 1}: {d}, does not count",
-                                       i in fresh))
-            kept = [_die(d, 100 + j, "count", "✓", f"{d}, kept earlier")
-                    for j, d in enumerate(st.before_kept)]
-        elif mine and st.dice:
-            # last roll: non-counting dice stay to be rolled again, counting ones move to keep
-            view["rolled_label"] = (f"{roller} rolled" if not st.hot_dice
-                                    else "hot dice: all five roll again")
-            n_new = sum(st.counting)
-            for i, d in enumerate(st.dice):
-                if not st.counting[i]:
-                    rolled.append(_die(d, i, "", "", f"{d}, does not count", i in fresh))
-            old = len(st.kept) - n_new
-            for j, d in enumerate(st.kept):
-                new = j >= old
-                kept.append(_die(d, 100 + j, "count", "✓" if new else "✓",
-                                 f"{d}, counting, kept" + (" this roll" if new else ""),
-                                 fresh=new and bool(fresh)))
-        elif st.dice:
-            bust = last is not None and last.kind == "bust"
-            view["rolled_label"] = (words.cap(f"{words.possessive(roller)} last roll")
-                                    + (" — bust" if bust else ""))
-            for i, d in enumerate(st.dice):
-                c = st.counting[i] if i < len(st.counting) else False
-                rolled.append(_die(d, i, "bust" if bust else "old", "✗" if bust else
-                                   ("✓" if c else ""),
-                                   f"{d}" + (", no counting die" if bust else ""),
-                                   fresh=i in fresh and bust))
-            if bust:
-                view["badge"], view["badge_kind"] = "BUST", "bust"
-        else:
-            view["rolled_label"] = "dice"
-        if st.hot_dice:
-            view["badge"], view["badge_kind"] = "HOT DICE", "hot"
-    elif g.variant == "under40":
-        view["show_keep"] = False
-        if st.dice:
-            pts = st.roll_points
-            view["rolled_label"] = f"{roller} rolled: {pts} points"
-            bust = last is not None and any(e.kind == "bust" for e in play.last_events)
-            exact = any(e.kind == "round_won" and e.data.get("how") == "exact"
-                        for e in play.last_events)
-            for i, d in enumerate(st.dice):
-                rolled.append(_die(d, i, "bust" if bust else "", "", f"{d}", i in fresh))
-            if bust:
-                view["badge"], view["badge_kind"] = "BUST", "bust"
-            elif exact:
-                view["badge"], view["badge_kind"] = "EXACTLY 40!", "good"
-            elif pts:
-                view["badge"], view["badge_kind"] = f"+{pts}", "good"
-        else:
-            view["rolled_label"] = "dice"
-    else:  # yahtzee
-        view["show_keep"] = False
-        held = set(play.held)
-        can_hold = play.person_on_turn and bool(st.rolls) and g.rerolls_left > 0
-        if st.dice:
-            view["rolled_label"] = ("click dice or press 1-5 to hold" if can_hold
-                                    else words.cap(f"{words.possessive(roller)} dice"))
-            for i, d in enumerate(st.dice):
-                h = i in held
-                rolled.append(_die(d, i, "held" if h else "", f"HELD {i + 1}" if h else
-                                   f"{i + 1}", f"die {i + 1}: {d}" + (", held" if h else ""),
-                                   i in fresh, click=can_hold, sel=h))
-        else:
-            view["rolled_label"] = "dice"
-            if last is not None and last.seat is not None:
-                view["rolled_label"] = words.cap(f"{words.possessive(roller)} last dice")
-                for i, d in enumerate(last.data["dice"]):
-                    rolled.append(_die(d, i, "old", "", f"{d}"))
+    rolled, kept = play.ui.tray(play, view, roller, last, fresh)
     view["rolled"], view["kept"] = rolled, kept
     return view
 
@@ -245,12 +146,7 @@ HINT_CSS = """
 
 
 def hint_text(play: Play) -> str:
-    odds = current_odds(play)
-    if play.five_dice:
-        return words.fivedice_hint(play, odds)
-    if play.variant == "under40":
-        return words.under40_hint(play, odds)
-    return words.yahtzee_hint(play, odds)
+    return play.ui.hint(play, current_odds(play))
 
 
 class HintLine(_Base):
@@ -296,25 +192,14 @@ class Controls(_Base):
         self._roll.on_click(lambda e: self.play.roll())
         self._stand = pn.widgets.Button(label="Stand (0)", color="success",
                                         stylesheets=[CONTROLS_CSS], margin=(4, 12, 4, 0),
-                                        visible=self.play.variant != "yahtzee")
+                                        visible=self.play.ui.has_stand)
         self._stand.on_click(lambda e: self.play.stand())
         self._refresh()
         self.play.param.watch(self._refresh, "tick")
 
     def _refresh(self, *_):
         p = self.play
-        g = p.game
-        st = g.state
-        if p.variant == "yahtzee":
-            if not st.rolls:
-                label = "Roll (Enter)"
-            else:
-                label = f"Roll again (Enter) · {g.rerolls_left} left"
-        elif p.variant == "under40":
-            label = "Roll (.)"
-        else:
-            label = "Roll again (.)" if st.phase == "decide" or st.hot_dice else "Roll (.)"
-        stand = "Stop (0)" if p.variant == "under40" else "Stand (0)"
+        label, stand = p.ui.roll_label(p), p.ui.stand_label
         self._roll.param.update(label=label, disabled=not p.can_roll)
         self._stand.param.update(label=stand, disabled=not p.can_stand)
 
@@ -352,75 +237,22 @@ def _seat_cell(play: Play, i: int) -> str:
 def scoreboard_html(play: Play, records=None) -> str:
     g = play.game
     st = g.state
-    rows = []
-    v = g.variant
+    ui = play.ui
     totals = g.totals()
     win = set(g.winners)
-    if v in ("bones", "thousand"):
-        head = "<tr><th>Player</th><th class='num'>Total</th><th>Status</th></tr>"
-        for i in range(g.n_seats):
-            cls = "turn" if i == st.current and not g.is_over else ""
-            if v == "bones":
-                status = "on board ✓" if st.on_board[i] else "not on board —"
-                if st.final_from == i:
-                    status += " · reached target"
-            else:
-                s = g.status(i)
-                bits = ["opened ✓" if s["opened"] else "not opened —"]
-                if s["on_barrel"] and not g.is_over:  # attempts left mean nothing after a win
-                    bits.append(f"🛢 barrel {s['barrel_attempts_left']}/"
-                                f"{g.config.barrel_attempts} left")
-                elif s["pit"]:
-                    bits.append(f"⛏ pit {s['pit'][0]}-{s['pit'][1]}")
-                if s["bolts"]:
-                    bits.append("⚡" * s["bolts"] + f" {s['bolts']} bolt"
-                                + ("s" if s["bolts"] > 1 else ""))
-                status = "".join(f"<span>{esc(b)}</span>" for b in bits)
-            if i in win:
-                status += " <b>★ winner</b>"
-            rows.append(f"<tr class='{cls}'>{_seat_cell(play, i)}<td class='num'>"
-                        f"{totals[i]:,}</td><td class='status'>{status}</td></tr>")
-    elif v == "under40":
-        head = ("<tr><th>Player</th><th class='num'>Total</th><th>Round score (of 40)</th>"
-                "</tr>")
-        leader = g.leader()
-        beat = g.must_beat()
-        for i in range(g.n_seats):
-            cls = "turn" if i == st.current and not g.is_over else ""
-            rs = st.round_scores[i]
-            status = st.status[i]
-            fill = "bust" if status == "busted" else ("win" if rs == 40 else "")
-            width = min(rs, 40) / 40 * 100
-            label = {"waiting": "waiting", "rolling": "rolling", "stopped": "stopped",
-                     "busted": "BUST (over 40)"}[status]
-            if i == leader:
-                label += " · ★ leader"
-            bar = (f"<div class='bar' role='img' aria-label='{rs} of 40, {label}'>"
-                   f"<div class='fill {fill}' style='width:{width:.0f}%'></div>"
-                   + (f"<div class='beat' style='left:{beat / 40 * 100:.0f}%'></div>"
-                      if beat and i == st.current else "") + "</div>")
-            extra = " <b>★ winner</b>" if i in win else ""
-            rows.append(f"<tr class='{cls}'>{_seat_cell(play, i)}<td class='num'>"
-                        f"{totals[i]:,}</td><td><b>{rs}</b> {esc(label)}{extra}{bar}</td></tr>")
-    else:
-        head = "<tr><th>Player</th><th class='num'>Total</th><th>Boxes filled</th></tr>"
-        for i in range(g.n_seats):
-            cls = "turn" if i == st.current and not g.is_over else ""
-            filled = 13 - len(g.open_boxes(i))
-            extra = " <b>★ winner</b>" if i in win else ""
-            rows.append(f"<tr class='{cls}'>{_seat_cell(play, i)}<td class='num'>"
-                        f"{totals[i]:,}</td><td>{filled}/13{extra}</td></tr>")
-    target = ""
-    if v in ("bones", "thousand", "under40"):
-        target = f"<div class='records'>Target {g.config.target:,}"
-        if v == "bones" and st.final_from is not None:
-            target += " · <span class='final'>final turns</span>"
-        target += "</div>"
+    rows = []
+    for i in range(g.n_seats):
+        cls = "turn" if i == st.current and not g.is_over else ""
+        rows.append(f"<tr class='{cls}'>{_seat_cell(play, i)}<td class='num'>"
+                    f"{totals[i]:,}</td>{ui.board_cell(play, i, i in win)}</tr>")
+    note = ui.board_note(play)
+    target = f"<div class='records'>{note}</div>" if note else ""
     rec = ""
     if records is not None:
-        rec = f"<div class='records' data-testid='records'>Records: {esc(records.line(v))}</div>"
-    return (f"<table class='board' aria-label='Scoreboard'><thead>{head}</thead><tbody>"
-            + "".join(rows) + f"</tbody></table>{target}{rec}")
+        rec = (f"<div class='records' data-testid='records'>Records: "
+               f"{esc(records.line(g.variant))}</div>")
+    return (f"<table class='board' aria-label='Scoreboard'><thead>{ui.board_head()}</thead>"
+            "<tbody>" + "".join(rows) + f"</tbody></table>{target}{rec}")
 
 
 class Scoreboard(_Base):

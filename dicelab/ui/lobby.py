@@ -28,11 +28,11 @@ from ..settings import SETTINGS
 from .play import Play, Prefs
 from .session import every, handoff, one_message
 from .table import Table
+from .variants import UIS
 from .words import alert_html, apply_preset, settings_title
 
 esc = pn.util.escape
-VARIANT_TITLES = {"bones": "Bones", "thousand": "Thousand (1000)", "under40": "Under40",
-                  "yahtzee": "Yahtzee"}
+VARIANT_TITLES = {v: ui.title for v, ui in UIS.items()}
 
 
 def room_title(room: Room) -> str:

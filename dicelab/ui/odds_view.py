@@ -54,8 +54,10 @@ class YahtzeeOdds:
     note: str = ""
 
 
-def fivedice_odds(play) -> FiveDiceOdds | str:
-    """The readout of the position the person sees now (their set-aside choice included)."""
+def fivedice_odds(play, win=None, race=None) -> FiveDiceOdds | str:
+    """The readout of the position the person sees now (their set-aside choice included);
+    ``win`` and ``race``: the variant's extra readouts (``bones_win_odds``,
+    ``thousand_race``)."""
     mod = odds_module("fivedice")
     if mod is None:
         return "odds not available (dicelab.odds.fivedice is missing)"
@@ -72,19 +74,19 @@ def fivedice_odds(play) -> FiveDiceOdds | str:
             except RuleError as exc:  # a choice the rules refuse: say why, show no numbers
                 return f"no odds for this choice: {str(exc).split(': ', 1)[-1]}"
         ro = mod.readout_for(g.config, state)
-        win, note, final = _win_odds(g, state, ro, mod)
+        win_now, note, final = win(g, state, ro, mod) if win else (None, "", None)
     except Exception as exc:  # an unusual position the tables do not cover
         return f"odds not available here ({exc})"
-    return FiveDiceOdds(ro, counting, ro.dice_left, g.stand_goal(), win, note, final,
-                        _race(g, state, ro, mod))
+    return FiveDiceOdds(ro, counting, ro.dice_left, g.stand_goal(), win_now, note, final,
+                        race(g, state, ro, mod) if race else None)
 
 
-def _race(g, state, ro, mod):
+def thousand_race(g, state, ro, mod):
     """Thousand: an opponent on the barrel who probably wins next turn makes a stand short of
     the barrel worthless; what reaching the barrel needs and its chance this turn."""
     from ..players.fivedice import RACE_LIKELY, opponent_finish_chance
 
-    if g.variant != "thousand" or state.on_barrel[state.current]:
+    if state.on_barrel[state.current]:
         return None
     p = opponent_finish_chance(g.view())
     if p < RACE_LIKELY:
@@ -96,11 +98,9 @@ def _race(g, state, ro, mod):
     return p, must, chance
 
 
-def _win_odds(g, state, ro, mod):
+def bones_win_odds(g, state, ro, mod):
     """Bones: the chance to win (two seats, exact, when the table is built: its build runs in
     another process the first time) and, in a final turn, what must be reached."""
-    if g.variant != "bones":
-        return None, "", None
     seat = state.current
     final = None
     if getattr(state, "final_from", None) is not None:

@@ -14,10 +14,11 @@ import weakref
 import panel as pn
 import param
 
-from ..actions import Reroll, Roll, Score, Stand
+from ..actions import Reroll, Score
 from ..errors import RuleError
 from ..games.base import Game
 from .session import defer, one_message, served_doc
+from .variants import ui_for
 
 
 class Prefs(param.Parameterized):
@@ -53,6 +54,7 @@ class Play(param.Parameterized):
 
     def __init__(self, game: Game, prefs: Prefs | None = None, records=None, **params):
         super().__init__(game=game, prefs=prefs or Prefs(), **params)
+        self.ui = ui_for(game)  # the variant's pieces of the table
         self.records = records
         self._cb = None
         self._observers: list = []
@@ -111,15 +113,9 @@ class Play(param.Parameterized):
         return not g.is_over and self.is_mine(g.current_player)
 
     @property
-    def five_dice(self) -> bool:
-        return self.variant in ("bones", "thousand")
-
-    @property
     def choosing(self) -> bool:
-        """choose_keepers and a roll to set dice aside from."""
-        g = self.game
-        return (self.variant == "bones" and g.config.choose_keepers and not g.is_over
-                and g.state.phase == "decide" and bool(g.state.dice))
+        """Dice to set aside are being chosen from the last roll (Bones' choose_keepers)."""
+        return self.ui.choosing(self)
 
     def keep_positions(self) -> tuple[int, ...]:
         """Positions of the last roll that will be set aside (choose_keepers)."""
@@ -128,27 +124,11 @@ class Play(param.Parameterized):
             return tuple(self.keep)
         return tuple(i for i, c in enumerate(st.counting) if c)
 
-    def _keep_arg(self):
-        if not self.choosing or self.keep is None:
-            return None
-        auto = tuple(i for i, c in enumerate(self.game.state.counting) if c)
-        keep = tuple(sorted(self.keep))
-        return None if keep == auto else keep
-
     def roll_action(self):
-        g = self.game
-        if self.variant == "yahtzee":
-            if not g.state.rolls:
-                return Roll()
-            return Reroll(tuple(i for i in range(5) if i not in self.held))
-        if self.five_dice:
-            return Roll(keep=self._keep_arg())
-        return Roll()
+        return self.ui.roll_action(self)
 
     def stand_action(self):
-        if self.variant == "yahtzee":
-            return None
-        return Stand(keep=self._keep_arg()) if self.five_dice else Stand()
+        return self.ui.stand_action(self)
 
     @property
     def can_roll(self) -> bool:
@@ -166,49 +146,29 @@ class Play(param.Parameterized):
 
     # ----- person's actions ------------------------------------------------------------------
     def roll(self) -> bool:
-        if self.variant == "yahtzee" and self.game.state.rolls and len(self.held) == 5:
-            return self._refuse("All five dice are held: release a die to roll it, or score a box.")
-        return self._person(self.roll_action())
+        why = self.ui.roll_refusal(self)
+        return self._refuse(why) if why else self._person(self.roll_action())
 
     def stand(self) -> bool:
-        if self.variant == "yahtzee":
-            return self._refuse("Yahtzee has no stand: choose a box on the score card.")
-        return self._person(self.stand_action())
+        why = self.ui.stand_refusal(self)
+        return self._refuse(why) if why else self._person(self.stand_action())
 
     def score(self, box: str) -> bool:
         return self._person(Score(box))
 
     def toggle(self, pos: int) -> bool:
         """Click on die ``pos``: hold/release (Yahtzee) or set aside (choose_keepers)."""
-        g = self.game
         if not self.person_on_turn:
             return self._refuse(self._wait_text())
-        if self.variant == "yahtzee":
-            if not g.state.rolls:
-                return self._refuse("Roll first: then click dice (or press 1-5) to hold them.")
-            if g.rerolls_left <= 0:
-                return self._refuse("No rolls left this turn: choose a box on the score card.")
-            if not 0 <= pos < 5:
-                return False
-            self.settle()
-            held = set(self.held) ^ {pos}
-            self.message = ""
-            self.held = tuple(sorted(held))
-            self._bump()
-            return True
-        if self.choosing:
-            st = g.state
-            if not 0 <= pos < len(st.dice) or not st.counting[pos]:
-                return self._refuse("Only counting dice can be set aside.")
-            self.settle()
-            keep = set(self.keep_positions()) ^ {pos}
-            if not keep:
-                return self._refuse("Set aside at least one counting die.")
-            self.message = ""
-            self.keep = tuple(sorted(keep))
-            self._bump()
-            return True
-        return False
+        chosen = self.ui.toggled(self, pos)
+        if chosen is None:
+            return False
+        if isinstance(chosen, str):
+            return self._refuse(chosen)
+        self.settle()
+        self.param.update(message="", **chosen)
+        self._bump()
+        return True
 
     def key(self, key: str) -> bool:
         """Keyboard: "." roll, "0" stand, "1".."5" hold/set aside, Enter roll (Yahtzee)."""
@@ -216,7 +176,7 @@ class Play(param.Parameterized):
             return self.roll()
         if key == "0":
             return self.stand()
-        if key == "Enter" and self.variant == "yahtzee":
+        if key == "Enter" and self.ui.enter_rolls:
             return self.roll()
         if key in ("1", "2", "3", "4", "5"):
             return self.toggle(int(key) - 1)
@@ -299,7 +259,7 @@ class Play(param.Parameterized):
                     self.fresh = tuple(range(len(rolls[-1].data["dice"])))
                 self.rolled_n = len(self.fresh)
             new = g.state
-            if self.variant == "yahtzee" and (new.current != seat or not new.rolls):
+            if self.ui.drops_held(new, seat):
                 self.held = ()
             self.keep = None
             self._unsettled = (events, seat, before_turn_total)

@@ -154,13 +154,7 @@ class RecordStore(param.Parameterized):
         v = g.variant
         for e in events:
             who = g.seats[e.seat].name if e.seat is not None else None
-            turn = None
-            if v in ("bones", "thousand") and e.kind in ("stand", "barrel", "win"):
-                turn = e.data.get("banked", before_turn_total)
-            elif v == "under40" and e.kind == "round_won":
-                turn = e.data.get("award")
-            elif v == "yahtzee" and e.kind == "score":
-                turn = e.data.get("points")
+            turn = play.ui.turn_points(e, before_turn_total)
             if turn:
                 self.offer(v, "single_turn", int(turn), who)
         if g.is_over and not getattr(play, "_recorded_end", False):

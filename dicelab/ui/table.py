@@ -37,13 +37,10 @@ class Table(NotebookShow, pn.viewable.Viewer):
                            styles={"padding": "10px"}),
                 pmui.Paper(OddsPanel(play=p), sizing_mode="stretch_width",
                            styles={"padding": "10px"})]
-        # Yahtzee: the last few events above the 13-row card, so what a computer just did is
-        # in sight without scrolling
-        short = p.variant == "yahtzee"
         history = pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>History</h3>", margin=0),
-                             History(play=p, **({"shown": 4} if short else {})),
+                             History(play=p, shown=p.ui.history_shown),
                              sizing_mode="stretch_width", styles={"padding": "10px"})
-        if short:
+        if p.ui.score_card:  # the card is the main control: under the history, at hand
             left += [history, pmui.Paper(ScoreCard(play=p), sizing_mode="stretch_width",
                                          styles={"padding": "8px"})]
         else:

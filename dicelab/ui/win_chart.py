@@ -8,13 +8,14 @@ from bokeh.plotting import figure
 
 from .components import _Base
 from .odds_view import odds_module
+from .variants import ui_for
 
 COLORS = ("#1565c0", "#c62828")
 
 
 def seat_chances(game) -> tuple[float, float] | None:
     """Both seats' chances to win now (two-seat Bones), or None (no table yet, other games)."""
-    if game.variant != "bones" or game.n_seats != 2:
+    if not shows_chart(game):
         return None
     st = game.state
     if game.is_over:
@@ -29,6 +30,11 @@ def seat_chances(game) -> tuple[float, float] | None:
     return (p, 1 - p) if me == 0 else (1 - p, p)
 
 
+def shows_chart(game) -> bool:
+    """The chart needs the exact two-seat table (Bones)."""
+    return ui_for(game).win_chart and game.n_seats == 2
+
+
 class WinChart(_Base):
     """Each seat's chance to win after every action (exact, two-seat Bones)."""
 
@@ -37,7 +43,7 @@ class WinChart(_Base):
         g = self.game
         self._src = ColumnDataSource(dict(x=[], p0=[], p1=[]))
         self._fig = None
-        if g.variant == "bones" and g.n_seats == 2:
+        if shows_chart(g):
             f = figure(height=150, sizing_mode="stretch_width", toolbar_location=None,
                        y_range=(0, 1), title="Chance to win (exact)", x_axis_label="action")
             f.yaxis.formatter = NumeralTickFormatter(format="0%")

@@ -1,47 +1,18 @@
-"""What the table says in words: the whose-turn banner and the hint line.
+"""What the table says in words: the whose-turn banner, alerts, the rules in force.
 
 The numbers come from the game model (``need_to_stand``, ``must_beat``, ``rolls_left``...) and
-dicelab.odds; this module only phrases them.
+dicelab.odds; each variant's own sentences (its hint, its banner details) are its
+``VariantUI``'s, the shared phrases ``ui.phrases``' (re-exported here).
 """
 from __future__ import annotations
 
+from .phrases import (cap, game_over, num, pct, points_vs_win, possessive, seat_label,
+                      shown_name, win_pair, you)
+from .variants import ui_for
 
-
-def pct(p: float | None) -> str:
-    if p is None:
-        return "—"
-    if 0 < p < 0.005:
-        return "<1%"
-    if 0.995 < p < 1:
-        return ">99%"
-    return f"{p * 100:.0f}%"
-
-
-def num(x) -> str:
-    return f"{x:,.0f}"
-
-
-def cap(s: str) -> str:
-    return s[:1].upper() + s[1:]
-
-
-def possessive(name: str) -> str:
-    return "your" if name.lower() == "you" else f"{name}'s"
-
-
-def shown_name(play, seat: int) -> str:
-    """"You" for the seat this browser holds in a network game (its name is the player's own,
-    "Bob"), else the seat's name."""
-    if seat is not None and getattr(play, "seat", None) == seat:
-        return "You"
-    return play.game.seats[seat].name
-
-
-def seat_label(play, seat: int) -> str:
-    s = play.game.seats[seat]
-    strategy = getattr(s.player, "strategy", None) or s.strategy
-    return f"{s.name} (computer{', ' + strategy if strategy else ''})" if s.is_computer \
-        else f"{s.name}"
+__all__ = ["alert_html", "apply_preset", "banner", "cap", "game_over", "hint", "num", "pct",
+           "points_vs_win", "possessive", "seat_label", "settings_lines", "settings_title",
+           "shown_name", "win_pair", "you"]
 
 
 def banner(play) -> tuple[str, str, str]:
@@ -64,173 +35,12 @@ def banner(play) -> tuple[str, str, str]:
     kind = "you" if play.is_mine(seat) else "cpu"
     if play.is_computer(seat):
         head += " (COMPUTER)"
-    parts = []
-    if play.five_dice:
-        parts.append(f"turn total {num(st.turn_total)}")
-        if st.phase == "decide" or st.hot_dice:
-            parts.append("hot dice: 5 dice to roll" if st.hot_dice
-                         else f"{st.dice_left} {'die' if st.dice_left == 1 else 'dice'} to roll")
-        if getattr(st, "final_from", None) is not None:
-            parts.append("final turns")
-    elif g.variant == "under40":
-        parts.append(f"round {st.round}")
-        parts.append(f"round score {st.round_scores[seat]}")
-        beat = g.must_beat()
-        if beat:
-            parts.append(f"beat {beat}")
-    elif g.variant == "yahtzee":
-        filled = 13 - len(g.open_boxes(seat))
-        parts.append(f"round {min(filled + 1, 13)} of 13")
-        if st.rolls:
-            parts.append(f"roll {st.rolls} of {g.config.rerolls + 1}")
-    return head, " · ".join(parts), kind
+    return head, " · ".join(ui_for(g).banner_parts(play)), kind
 
 
-def game_over(play) -> str:
-    g = play.game
-    win = g.winners
-    totals = g.totals()
-    if not win:
-        return "Game over. Start another with New game."
-    names = " and ".join(shown_name(play, i) for i in win)
-    again = ("Play again (same seats) starts a rematch in this room."
-             if getattr(play, "room", None) is not None else "Play again with New game.")
-    if len(win) > 1:
-        return f"Game over: {names} tie with {num(totals[win[0]])}. {again}"
-    verb = "win" if names.lower() == "you" else "wins"
-    return f"Game over: {names} {verb} with {num(totals[win[0]])}. {again}"
-
-
-def _you(play, seat: int) -> tuple[str, str]:
-    """("You", "need") or ("Chicken", "needs")."""
-    if not play.is_mine(seat):
-        return play.game.seats[seat].name, "s"
-    return "You", ""
-
-
-def points_vs_win(ro, w) -> str:
-    """One plain sentence where the best play for points and for winning part, e.g. "For
-    points, stand (350 now vs 291 rolling). To win, roll: 41% vs 23%." ("" where they agree
-    or standing is not allowed)."""
-    if ro.stand_value is None or w.stand_win_chance is None or ro.decision == w.decision:
-        return ""
-    if ro.decision == "stand":
-        pts = f"stand ({num(ro.stand_value)} now vs {num(ro.roll_value)} rolling)"
-    else:
-        pts = f"roll ({num(ro.roll_value)} rolling vs {num(ro.stand_value)} now)"
-    return f"For points, {pts}. To win, {w.decision}: {_win_pair(w)}."
-
-
-def _win_pair(w) -> str:
-    """"41% vs 23%": the chance to win by the preferred play, then by the other."""
-    first, second = ((w.roll_win_chance, w.stand_win_chance) if w.decision == "roll"
-                     else (w.stand_win_chance, w.roll_win_chance))
-    return f"{pct(first)} vs {pct(second)}"
-
-
-def fivedice_hint(play, odds) -> str:
-    g = play.game
-    st = g.state
-    if g.is_over:
-        return game_over(play)
-    seat = st.current
-    who, s = _you(play, seat)
-    need, _rule = g.need_to_stand()
-    from .odds_view import FiveDiceOdds
-
-    tt = st.turn_total
-    if play.choosing and play.keep is not None and isinstance(odds, FiveDiceOdds):
-        tt = odds.readout.turn_total
-    goal = g.stand_goal()
-    lines = []
-    if st.phase == "roll" and tt == 0:
-        lines.append(f"{who} roll{s} to start the turn." if who != "You"
-                     else "Roll to start your turn (press . or click Roll).")
-        if need:
-            lines.append(f"{who} need{s} {num(need)} in this turn to {goal}.")
-    elif st.hot_dice and g.hot_dice_compulsory:
-        lines.append(f"Hot dice! All five must be rolled again (turn total {num(tt)}).")
-    else:
-        if st.hot_dice:
-            lines.append(f"Hot dice! {who} may roll all five again, keeping {num(tt)}.")
-        if tt < need:
-            lines.append(f"{who} need{s} {num(need - tt)} more this turn to {goal}"
-                         f" ({num(need)} in all).")
-        elif need and not st.hot_dice:
-            lines.append(f"{num(tt)} is enough to {goal}: {who.lower() if who == 'You' else who}"
-                         f" may stand.")
-    if isinstance(odds, FiveDiceOdds):
-        ro = odds.readout
-        n = ro.dice_left
-        risk = f"Rolling {n} {'die' if n == 1 else 'dice'}: {pct(ro.bust_chance)} chance"
-        risk += f" to lose {num(tt)}." if tt else " of a bust."
-        if odds.final:
-            # Bones' final turn: only passing the leader counts, not the points
-            must, leader, chance = odds.final
-            done = f"Final turn: {num(tt)} passes {num(leader)}. Best play: stand and win."
-            todo = (f"Final turn: {who.lower() if who == 'You' else who} must reach "
-                    f"{num(must)} this turn to pass {num(leader)} ({pct(chance)} chance "
-                    f"from here). Best play: roll.")
-        elif odds.race:
-            # Thousand's race: a stand short of the barrel leaves the opponent the game
-            p, must, chance = odds.race
-            done = f"{num(tt)} reaches the barrel. Best play: stand."
-            todo = (f"An opponent on the barrel wins next turn with {pct(p)} chance, so only "
-                    f"reaching the barrel counts: {num(must)} this turn ({pct(chance)} "
-                    f"chance from here). Best play: roll.")
-        if odds.final or odds.race:
-            best = done if tt >= must and ro.may_stand else todo
-        else:
-            best = (f"Best play: {ro.decision} (rolling is worth {num(ro.roll_value)}"
-                    + (f" vs {num(ro.stand_value)} standing)." if ro.stand_value is not None
-                       else ", standing is not allowed yet)."))
-            w = odds.win
-            if w is not None and w.stand_win_chance is not None and w.decision != ro.decision:
-                best += f" To win, though: {w.decision} ({_win_pair(w)} chance to win)."
-        lines.append(risk + " " + best)
-    return " ".join(lines)
-
-
-def under40_hint(play, odds) -> str:
-    g = play.game
-    if g.is_over:
-        return game_over(play)
-    text = g.hint()
-    from .odds_view import Under40Odds
-
-    if isinstance(odds, Under40Odds):
-        text += (f" Next roll: {pct(odds.bust)} bust (over 40), {pct(odds.exact)} exactly 40.")
-        if odds.decision:
-            text += f" Best play: {odds.decision}."
-    return text
-
-
-def yahtzee_hint(play, odds=None) -> str:
-    g = play.game
-    st = g.state
-    if g.is_over:
-        return game_over(play)
-    seat = st.current
-    who, s = _you(play, seat)
-    total_rolls = g.config.rerolls + 1
-    if not st.rolls:
-        return (f"{who} roll{s} all five dice (Roll, Enter or .)." if who != "You"
-                else f"Roll all five dice (click Roll, or press Enter or .): "
-                     f"{total_rolls} rolls this turn.")
-    left = g.rerolls_left
-    text = f"Roll {st.rolls} of {total_rolls}: "
-    if left and who == "You":
-        text += ("click dice (or press 1-5) to hold them, then Roll again (Enter) "
-                 "— or choose a box on the score card.")
-    elif left:
-        text += f"{who} may roll again or score a box."
-    else:
-        text += "no rolls left — choose a box on the score card." if who == "You" \
-            else f"{who} must score a box."
-    note = getattr(odds, "note", "")
-    if note and "Best play" in note:
-        text += " " + note.split(" Holding")[0]
-    return text
+def hint(play, odds) -> str:
+    """What the rules require now and what the odds say (the variant's sentences)."""
+    return ui_for(play.game).hint(play, odds)
 
 
 def alert_html(message: str) -> str:
@@ -268,11 +78,4 @@ def settings_lines(settings) -> list[str]:
 
 def settings_title(v: str, c) -> str:
     """The rules in force in a few words (``c``: the settings, as attributes)."""
-    if v == "bones":
-        extra = ", choose keepers" if c.choose_keepers else ""
-        return f"Bones ({c.preset} rules, to {c.target:,}, on board at {c.min_on_board}{extra})"
-    if v == "thousand":
-        return f"Thousand (to {c.target}, barrel {c.barrel or 'off'})"
-    if v == "under40":
-        return f"Under40 (to {c.target:,})"
-    return f"Yahtzee ({c.preset} rules, {c.rerolls + 1} rolls)"
+    return ui_for(v).settings_title(c)
