@@ -6,9 +6,9 @@ import html
 import panel as pn
 from bokeh.models import Label, LabelSet
 
-from .components import _Base, current_odds
 from .notebook import HTML
 from .variants.base import BUST, BUST_ON_DARK
+from .view import TableView, current_odds
 
 esc = html.escape
 
@@ -24,7 +24,7 @@ ODDS_CSS = """
 """
 
 
-class OddsPanel(_Base):
+class OddsPanel(TableView):
     """Chance to score with 1..5 dice (current number highlighted), bust chance, EV of rolling vs
     standing, chance to reach the minimum / pit exit / barrel; Under40's next-roll distribution;
     Yahtzee's per-box chances and option values."""

@@ -6,7 +6,7 @@ import panel as pn
 from bokeh.models import ColumnDataSource, NumeralTickFormatter
 from bokeh.plotting import figure
 
-from .components import _Base
+from .view import TableView
 from .odds_view import odds_module
 from .variants import ui_for
 
@@ -35,7 +35,7 @@ def shows_chart(game) -> bool:
     return ui_for(game).win_chart and game.n_seats == 2
 
 
-class WinChart(_Base):
+class WinChart(TableView):
     """Each seat's chance to win after every action (exact, two-seat Bones)."""
 
     def __init__(self, game=None, **params):

@@ -6,12 +6,14 @@ dicelab.odds; each variant's own sentences (its hint, its banner details) are it
 """
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from .phrases import (cap, game_over, num, pct, points_vs_win, possessive, seat_label,
                       shown_name, win_pair, you)
 from .variants import ui_for
 
 __all__ = ["alert_html", "apply_preset", "banner", "cap", "game_over", "hint", "num", "pct",
-           "points_vs_win", "possessive", "seat_label", "settings_lines", "settings_title",
+           "points_vs_win", "possessive", "room_title", "seat_label", "settings_lines", "settings_title",
            "shown_name", "win_pair", "you"]
 
 
@@ -74,6 +76,11 @@ def settings_lines(settings) -> list[str]:
             text = str(v)
         out.append(f"{settings.param[name].label}: {text}")
     return out
+
+
+def room_title(room) -> str:
+    """A room's rules in a few words, as the table's caption says them."""
+    return settings_title(room.variant, SimpleNamespace(**room.settings))
 
 
 def settings_title(v: str, c) -> str:

@@ -1,0 +1,44 @@
+"""Roll / Roll again / Stand, enabled only when legal."""
+from __future__ import annotations
+
+import panel as pn
+
+from .view import TableView
+
+
+CONTROLS_CSS = """
+.bk-btn { font: 600 1.15rem system-ui, sans-serif; padding: 10px 22px; border-radius: 6px;
+  min-width: 160px; min-height: 48px; }
+.bk-btn-primary { background: #1565c0; border-color: #0d47a1; color: #fff; }
+.bk-btn-success { background: #2e7d32; border-color: #1b5e20; color: #fff; }
+.bk-btn:disabled, .bk-btn[disabled] { opacity: .45; }
+"""
+
+
+class Controls(TableView):
+    """Roll / Roll again / Stand, enabled only when legal.
+
+    Bokeh's own buttons, not Material UI's: their ``disabled`` changes in the same update as the
+    banner, while a React button re-rendered 0.1-0.4 s later (about a second on a phone), so
+    "YOUR TURN" showed above a Roll button that still looked and acted disabled."""
+
+    def __init__(self, game=None, **params):
+        super().__init__(game, **params)
+        self._roll = pn.widgets.Button(label="Roll", color="primary",
+                                       stylesheets=[CONTROLS_CSS], margin=(4, 12, 4, 0))
+        self._roll.on_click(lambda e: self.play.roll())
+        self._stand = pn.widgets.Button(label="Stand (0)", color="success",
+                                        stylesheets=[CONTROLS_CSS], margin=(4, 12, 4, 0),
+                                        visible=self.play.ui.has_stand)
+        self._stand.on_click(lambda e: self.play.stand())
+        self._refresh()
+        self.play.param.watch(self._refresh, "tick")
+
+    def _refresh(self, *_):
+        p = self.play
+        label, stand = p.ui.roll_label(p), p.ui.stand_label
+        self._roll.param.update(label=label, disabled=not p.can_roll)
+        self._stand.param.update(label=stand, disabled=not p.can_stand)
+
+    def __panel__(self):
+        return pn.FlexBox(self._roll, self._stand, flex_wrap="wrap", sizing_mode="stretch_width")

@@ -1,0 +1,52 @@
+"""The turn history, newest first."""
+from __future__ import annotations
+
+import html
+
+import param
+
+from .notebook import HTML
+from .view import TableView
+
+esc = html.escape
+
+
+HISTORY_CSS = """
+ol.history, ol.earlier { list-style: none; margin: 0; padding: 0; font: .95rem/1.4 system-ui, sans-serif; }
+details.more summary { cursor: pointer; padding: 4px 6px; font: 600 .9rem system-ui, sans-serif; }
+ol.history li, ol.earlier li { padding: 3px 6px; border-bottom: 1px solid rgba(127,127,127,.25); overflow-wrap: anywhere; }
+ol.history li.bust, ol.history li.bolt, ol.history li.fall, ol.history li.penalty,
+ol.earlier li.bust, ol.earlier li.bolt, ol.earlier li.fall, ol.earlier li.penalty { color: var(--dl-red, #c62828); }
+ol.history li.stand, ol.history li.stop, ol.history li.score, ol.history li.round_won, ol.history li.win { font-weight: 600; }
+@media (prefers-color-scheme: dark) { ol.history li.bust, ol.history li.bolt, ol.history li.fall, ol.history li.penalty,
+  ol.earlier li.bust, ol.earlier li.bolt, ol.earlier li.fall, ol.earlier li.penalty { color: var(--dl-red, #ff8a80); } }
+"""
+
+
+class History(TableView):
+    """The turn history, newest first: the latest ``shown`` events in full (a box that scrolls
+    cuts its last line), the older ones folded under "Earlier"."""
+
+    limit = param.Integer(default=60)
+    shown = param.Integer(default=8)
+
+    def __init__(self, game=None, **params):
+        super().__init__(game, **params)
+        self._pane = HTML(self._html(), sizing_mode="stretch_width",
+                                  stylesheets=[HISTORY_CSS])
+        self.play.param.watch(lambda *_: setattr(self._pane, "object", self._html()), "tick")
+
+    def _html(self):
+        items = self.game.history[-self.limit:][::-1]
+        icons = {"bust": "✗ ", "bolt": "⚡ ", "stand": "✓ ", "stop": "✓ ", "win": "★ ",
+                 "round_won": "★ ", "score": "✎ ", "barrel": "🛢 ", "fall": "↓ "}
+        lis = [f"<li class='{esc(e.kind)}'>{icons.get(e.kind, '')}{esc(e.text)}</li>"
+               for e in items]
+        out = f"<ol class='history' aria-label='Turn history'>{''.join(lis[:self.shown])}</ol>"
+        if len(lis) > self.shown:
+            out += (f"<details class='more'><summary>Earlier ({len(lis) - self.shown})</summary>"
+                    f"<ol class='earlier'>{''.join(lis[self.shown:])}</ol></details>")
+        return out
+
+    def __panel__(self):
+        return self._pane

@@ -1,0 +1,192 @@
+"""The start screen: the game, its rules settings, the seats, the seed; New game."""
+from __future__ import annotations
+
+import panel as pn
+import panel_material_ui as pmui
+import param
+
+from ..errors import RuleError
+from ..games import Seat, new_game
+from ..players import player_names
+from ..rooms.pacer import default_strategy
+from ..settings import SETTINGS
+from .rules_text import RULES, SUMMARY
+from .settings_form import SettingsForm
+from .switch_player import SwitchPlayer
+from .variant_cards import VARIANTS, VariantCards
+from .words import alert_html, apply_preset
+
+
+class SeatSpec(param.Parameterized):
+    player_name = param.String(default="You", label="Name")
+    kind = param.String(default="person", doc="'person' or a computer strategy name.")
+
+
+class StartScreen(pn.viewable.Viewer):
+    """Variant, preset and settings (from the settings params), seats, seed; New game."""
+
+    variant = param.Selector(default="bones", objects=list(VARIANTS))
+    seed = param.Integer(default=None, allow_None=True, bounds=(0, None),
+                         doc="Optional: the same seed replays the same dice.")
+    message = param.String(default="")
+
+    def __init__(self, on_start=None, **params):
+        super().__init__(**params)
+        self._on_start = on_start
+        self.settings = {v: SETTINGS[v]() for v in VARIANTS}
+        for s in self.settings.values():
+            if "preset" in s.param:
+                s.param.watch(apply_preset, "preset")
+        self.forms: dict[str, SettingsForm] = {}
+        self.seats = [SeatSpec(player_name="You"),
+                      SeatSpec(player_name="Computer", kind=default_strategy("bones"))]
+        self._cards = VariantCards(
+            cards=[{"variant": v, "title": SUMMARY[v][0], "short": SUMMARY[v][0].split(" (")[0],
+                    "summary": SUMMARY[v][1]} for v in VARIANTS],
+            variant=self.variant, on_rules=self.show_rules, sizing_mode="stretch_width")
+        self._cards.param.watch(lambda e: self.choose(e.new) if e.new != self.variant else None,
+                                "variant")
+        self._settings_box = pn.Column(sizing_mode="stretch_width")
+        self._seats_box = pn.Column(sizing_mode="stretch_width")
+        self._msg = pn.pane.HTML("", sizing_mode="stretch_width")
+        self._rules = None  # created on first use: a closed dialog never reports idle
+        self._rules_slot = pn.Column(sizing_mode="stretch_width", margin=0)
+        self._go = pmui.Button(label="Start new game", variant="contained", color="primary",
+                               size="large", on_click=lambda e: self.start(),
+                               sx={"fontSize": "1.2rem", "minWidth": "220px"})
+        self._add = pmui.Button(label="+ Add a seat", variant="outlined",
+                                on_click=lambda e: self.add_seat())
+        self._seed_w = pmui.TextInput(label="Seed (optional)", placeholder="random",
+                                      width=220, max_length=19)
+        self._seed_w.param.watch(self._seed_typed, "value")
+        self._draw_cards()
+        self._draw_settings()
+        self._draw_seats()
+
+    # ----- variant cards ---------------------------------------------------------------------
+    def _draw_cards(self):
+        self._cards.variant = self.variant
+
+    def choose(self, variant: str):
+        if variant not in VARIANTS:
+            raise RuleError(f"unknown variant {variant!r}")
+        self.variant = variant
+        names = player_names(variant)
+        for s in self.seats:
+            if s.kind != "person" and s.kind not in names:
+                s.kind = default_strategy(variant)
+        self._draw_cards()
+        self._draw_settings()
+        self._draw_seats()
+
+    def rules_dialog(self, variant: str):
+        if self._rules is None:
+            self._rules = pmui.Dialog(pmui.Typography("", sizing_mode="stretch_width"),
+                                      title="Rules", open=False, close_on_click=True,
+                                      width_option="md")
+            self._rules_slot.objects = [self._rules]
+        self._rules.title = f"{SUMMARY[variant][0]} — rules"
+        self._rules.objects[0].object = RULES[variant]
+        return self._rules
+
+    def show_rules(self, variant: str):
+        self.rules_dialog(variant).open = True
+
+    # ----- settings --------------------------------------------------------------------------
+    def _draw_settings(self):
+        form = self.forms.get(self.variant)
+        if form is None:
+            form = self.forms[self.variant] = SettingsForm(self.settings[self.variant])
+        self._settings_box.objects = [
+            pn.pane.HTML(f"<h3 style='margin:6px 0'>Rules settings — {SUMMARY[self.variant][0]}"
+                         "</h3>"), form]
+
+    # ----- seats -----------------------------------------------------------------------------
+    def _kind_options(self) -> dict[str, str]:
+        opts = {"Person": "person"}
+        for n in player_names(self.variant):
+            opts[f"Computer: {n}"] = n
+        return opts
+
+    def add_seat(self):
+        if len(self.seats) >= 8:
+            self.message = "At most 8 seats."
+            return
+        self.seats.append(SeatSpec(player_name=f"Computer {len(self.seats)}",
+                                   kind=default_strategy(self.variant)))
+        self._draw_seats()
+
+    def remove_seat(self, i: int):
+        if len(self.seats) <= 1:
+            self.message = "At least one seat."
+            return
+        del self.seats[i]
+        self._draw_seats()
+
+    def _draw_seats(self):
+        rows = []
+        opts = self._kind_options()
+        for i, s in enumerate(self.seats):
+            name = pmui.TextInput.from_param(s.param.player_name, label=f"Seat {i + 1} name",
+                                             width=200, max_length=40)
+            kind = pmui.Select(label="Plays as", options=opts, value=s.kind, width=220)
+            kind.param.watch(lambda e, s=s: setattr(s, "kind", e.new), "value")
+            rm = pmui.Button(label=f"Remove seat {i + 1}", variant="text", color="error",
+                             on_click=lambda e, i=i: self.remove_seat(i),
+                             disabled=len(self.seats) <= 1)
+            rows.append(pmui.FlexBox(name, kind, rm, flex_wrap="wrap", align_items="center",
+                                   sizing_mode="stretch_width"))
+        self._add.disabled = len(self.seats) >= 8
+        self._seats_box.objects = [pn.pane.HTML("<h3 style='margin:6px 0'>Seats (1-8)</h3>"),
+                                   *rows, self._add]
+
+    def _seed_typed(self, event):
+        text = (event.new or "").strip()
+        if not text:
+            self.seed = None
+        elif text.isdigit():
+            self.seed = int(text)
+        else:
+            self.message = "A seed is a whole number (or leave it blank for random dice)."
+
+    # ----- start -----------------------------------------------------------------------------
+    def build_game(self):
+        v = self.variant
+        seats = []
+        for s in self.seats:
+            if s.kind == "person":
+                seats.append(Seat(s.player_name))
+            else:
+                seats.append(Seat(s.player_name, player=SwitchPlayer(v, s.kind),
+                                  strategy=s.kind))
+        return new_game(v, seats, settings=self.settings[v].to_dict(), seed=self.seed)
+
+    def start(self):
+        form = self.forms.get(self.variant)
+        if form is not None and form.problem:
+            self.message = f"Fix the rules settings marked in red first: {form.problem}"
+            return None
+        try:
+            game = self.build_game()
+        except (RuleError, ValueError) as exc:
+            self.message = str(exc)
+            return None
+        self.message = ""
+        if self._on_start:
+            self._on_start(game)
+        return game
+
+    @param.depends("message", watch=True)
+    def _show_msg(self):
+        self._msg.object = alert_html(self.message)
+
+    def __panel__(self):
+        return pn.Column(
+            pn.pane.HTML("<h2 style='margin:4px 0 8px'>Choose a game</h2>"),
+            self._cards,
+            pmui.FlexBox(pn.Column(self._settings_box, styles={"flex": "1 1 320px",
+                                                             "min-width": "0"}),
+                       pn.Column(self._seats_box, self._seed_w,
+                                 styles={"flex": "1 1 360px", "min-width": "0"}),
+                       gap="24px", flex_wrap="wrap", sizing_mode="stretch_width"),
+            self._msg, self._go, sizing_mode="stretch_width")

@@ -1,0 +1,64 @@
+"""The dice tray: large SVG dice with pips drawn in the browser (tray.js) from plain data; click
+(or 1-5) to hold or set aside."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import param
+from panel.custom import JSComponent
+
+from .play import Play
+from .view import TableView
+
+HERE = Path(__file__).parent
+
+
+class TrayView(JSComponent):
+    """Renders the tray description built by DiceTray (one message per change)."""
+
+    view = param.Dict(default={})
+
+    _esm = (HERE / "tray.js").read_text()
+    _stylesheets = [(HERE / "tray.css").read_text()]
+
+    def __init__(self, on_toggle=None, **params):
+        super().__init__(**params)
+        self._on_toggle = on_toggle
+
+    def _handle_msg(self, msg):
+        if self._on_toggle and isinstance(msg, dict) and "toggle" in msg:
+            self._on_toggle(int(msg["toggle"]))
+
+
+def tray_description(play: Play) -> dict:
+    """What the dice tray shows now, as plain data for TrayView."""
+    g = play.game
+    fresh = set(play.fresh)
+    view = {"mode": g.variant, "roll_id": play.roll_id, "tick": play.tick,
+            "anim_ms": play.prefs.anim_ms, "sound": play.prefs.sound,
+            "rolled_n": play.rolled_n,
+            "announce": " ".join(e.text for e in play.last_events) or play.message}
+    last = next((e for e in reversed(g.history) if e.data.get("dice") is not None), None)
+    roller = g.seats[last.seat].name if last is not None and last.seat is not None else ""
+    rolled, kept = play.ui.tray(play, view, roller, last, fresh)
+    view["rolled"], view["kept"] = rolled, kept
+    return view
+
+
+class DiceTray(TableView):
+    """Large SVG dice with pips; click (or 1-5) to hold / set aside."""
+
+    def __init__(self, game=None, **params):
+        super().__init__(game, **params)
+        self._view = TrayView(on_toggle=self.play.toggle, view=tray_description(self.play),
+                              sizing_mode="stretch_width")
+        # roll_id: the new dice at once; tick: after every other view (precedence), so the
+        # tray's data-tick says the whole table is up to date
+        self.play.param.watch(self._update, ["roll_id", "tick"], precedence=10)
+        self.play.prefs.param.watch(self._update, ["sound", "anim_ms"])
+
+    def _update(self, *_):
+        self._view.view = tray_description(self.play)
+
+    def __panel__(self):
+        return self._view
