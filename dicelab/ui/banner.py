@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import html
 
+import param
+
 from . import words
 from .notebook import HTML
 from .view import TableView
@@ -17,7 +19,10 @@ class TurnBanner(TableView):
         super().__init__(game, **params)
         self._pane = HTML(self._html(), sizing_mode="stretch_width",
                                   stylesheets=[BANNER_CSS], margin=(0, 0, 4, 0))
-        self.play.param.watch(lambda *_: setattr(self._pane, "object", self._html()), "tick")
+
+    @param.depends("play.shown", "play.seats", watch=True)
+    def _redraw(self):
+        self._pane.object = self._html()
 
     def _html(self) -> str:
         head, detail, kind = words.banner(self.play)

@@ -47,7 +47,7 @@ class CoachView(pn.viewable.Viewer):
         self._line = pn.pane.HTML("", sizing_mode="stretch_width", stylesheets=[CSS],
                                   margin=(0, 5))
         self._panel = pn.Column(sizing_mode="stretch_width")
-        self.play.param.watch(self._follow, "tick")
+        self.play.param.watch(self._follow, "shown")
         self.play.prefs.param.watch(self._follow, "coach")
         self._follow()
 

@@ -2,8 +2,14 @@
 from __future__ import annotations
 
 import panel as pn
+import param
 
+from .notebook import FixedDesign
 from .view import TableView
+
+
+class Button(FixedDesign, pn.widgets.Button):
+    """Bokeh's button; a new label or ``disabled`` is sent alone."""
 
 
 CONTROLS_CSS = """
@@ -24,17 +30,17 @@ class Controls(TableView):
 
     def __init__(self, game=None, **params):
         super().__init__(game, **params)
-        self._roll = pn.widgets.Button(label="Roll", color="primary",
+        self._roll = Button(label="Roll", color="primary",
                                        stylesheets=[CONTROLS_CSS], margin=(4, 12, 4, 0))
         self._roll.on_click(lambda e: self.play.roll())
-        self._stand = pn.widgets.Button(label="Stand (0)", color="success",
+        self._stand = Button(label="Stand (0)", color="success",
                                         stylesheets=[CONTROLS_CSS], margin=(4, 12, 4, 0),
                                         visible=self.play.ui.has_stand)
         self._stand.on_click(lambda e: self.play.stand())
         self._refresh()
-        self.play.param.watch(self._refresh, "tick")
 
-    def _refresh(self, *_):
+    @param.depends("play.shown", "play.seats", "play.choice", watch=True)
+    def _refresh(self):
         p = self.play
         label, stand = p.ui.roll_label(p), p.ui.stand_label
         self._roll.param.update(label=label, disabled=not p.can_roll)

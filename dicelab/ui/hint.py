@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import html
 
+import param
+
 from .notebook import HTML
 from .play import Play
 from .view import TableView, current_odds
@@ -30,7 +32,10 @@ class HintLine(TableView):
         super().__init__(game, **params)
         self._pane = HTML(self._html(), sizing_mode="stretch_width",
                                   stylesheets=[HINT_CSS])
-        self.play.param.watch(lambda *_: setattr(self._pane, "object", self._html()), "tick")
+
+    @param.depends("play.shown", "play.seats", "play.choice", "play.said", "play.odds", watch=True)
+    def _redraw(self):
+        self._pane.object = self._html()
 
     def _html(self) -> str:
         msg = self.play.message

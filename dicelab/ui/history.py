@@ -34,7 +34,10 @@ class History(TableView):
         super().__init__(game, **params)
         self._pane = HTML(self._html(), sizing_mode="stretch_width",
                                   stylesheets=[HISTORY_CSS])
-        self.play.param.watch(lambda *_: setattr(self._pane, "object", self._html()), "tick")
+
+    @param.depends("play.shown", watch=True)
+    def _redraw(self):
+        self._pane.object = self._html()
 
     def _html(self):
         items = self.game.history[-self.limit:][::-1]

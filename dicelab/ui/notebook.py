@@ -80,17 +80,25 @@ class NotebookShow:
         return data, meta
 
 
-class HTML(pn.pane.HTML):
-    """``pn.pane.HTML`` for views that redraw often. In a notebook Panel (1.9) sends every
-    stylesheet of an HTML pane again at each update, as CDN links (only the first render
-    inlines them): a notebook without internet would ask the CDN at every move and lose the
-    theme's CSS. A view's stylesheets never change after its first render, so a notebook
-    update sends only the rest (a served page is unchanged)."""
+class FixedDesign:
+    """Mixin for a Panel component whose stylesheets are fixed at creation: a change of its
+    other parameters is sent without recomputing the design's stylesheets (Panel 1.9 rebuilds
+    them as new Bokeh models at every change, then uses them only if stylesheets changed)."""
+
+    def _update_properties(self, *events, doc):
+        if any(e.name == "stylesheets" for e in events):
+            return super()._update_properties(*events, doc=doc)
+        return self._process_param_change({e.name: e.new for e in events})
+
+
+class HTML(FixedDesign, pn.pane.HTML):
+    """``pn.pane.HTML`` for views that redraw often: an update sends the new text alone.
+
+    Panel (1.9) recomputes every property of the pane at each new object, and its stylesheets
+    are new Bokeh models each time (about 6 ms per update, the most of a table's redraw on the
+    server), and in a notebook sends them again as CDN links (a notebook without internet then
+    loses the theme's CSS). Only the object of these panes changes after the first render
+    (their styles and stylesheets are fixed at creation), so the text is all there is to send."""
 
     def _update(self, ref: str, model) -> None:
-        view = pn.state._views.get(ref)
-        if view is None or view[3] is None or not model.stylesheets:  # not a notebook comm
-            return super()._update(ref, model)
-        props = self._get_properties(model.document)
-        props.pop("stylesheets", None)
-        model.update(**props)
+        model.update(text=self._transform_object(self.object)["object"])

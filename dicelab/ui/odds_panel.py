@@ -4,6 +4,7 @@ from __future__ import annotations
 import html
 
 import panel as pn
+import param
 from bokeh.models import Label, LabelSet
 
 from .notebook import HTML
@@ -38,7 +39,6 @@ class OddsPanel(TableView):
         self._theme()
         self.play.prefs.param.watch(self._theme, "dark")
         self._refresh()
-        self.play.param.watch(self._refresh, "tick")
 
     def _theme(self, *_):
         """Label colours that read on the light and the dark page."""
@@ -52,7 +52,8 @@ class OddsPanel(TableView):
             elif isinstance(r, Label) and r.text.startswith("BUST"):
                 r.text_color = BUST_ON_DARK if dark else BUST  # AA contrast on either page
 
-    def _refresh(self, *_):
+    @param.depends("play.shown", "play.choice", "play.odds", watch=True)
+    def _refresh(self):
         odds = current_odds(self.play)
         drawn = not isinstance(odds, str)  # a sentence: why there are no numbers
         if drawn:

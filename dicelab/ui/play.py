@@ -39,7 +39,15 @@ class Play(param.Parameterized):
 
     game = param.ClassSelector(class_=Game, constant=True)
     prefs = param.ClassSelector(class_=Prefs, constant=True)
-    tick = param.Integer(default=0, doc="Bumped after every change anything shows.")
+    tick = param.Integer(default=0, doc="Bumped after every change anything shows, after "
+                         "the views that show it (the tray's data-tick: the table is up to date).")
+    # what changed, for the views that show it (each view watches the ones it reads)
+    shown = param.Integer(default=0, doc="Bumped when the table shows a new state of the game.")
+    seats = param.Integer(default=0, doc="Bumped when a seat changes how it plays (a strategy "
+                          "swapped, a seat taken over by a computer, away or back).")
+    choice = param.Integer(default=0, doc="Bumped when held or set-aside dice change.")
+    said = param.Integer(default=0, doc="Bumped when ``message`` is set.")
+    odds = param.Integer(default=0, doc="Bumped when odds computed elsewhere are ready.")
     roll_id = param.Integer(default=0, doc="Bumped after every roll (animation, sound).")
     rolled_n = param.Integer(default=0, doc="Dice thrown by the last roll.")
     fresh = param.Parameter(default=(), doc="Positions thrown by the last roll.")
@@ -68,7 +76,7 @@ class Play(param.Parameterized):
         for seat in game.seats:  # a computer whose strategy can be swapped (SwitchPlayer)
             p = seat.player
             if isinstance(p, param.Parameterized) and "strategy" in p.param:
-                p.param.watch(lambda *_: self._bump(), "strategy")
+                p.param.watch(lambda *_: self.changed("seats"), "strategy")
         # outside a server (a notebook): g.play_computers() from a cell plays at this pace
         self._sets_pace = served_doc() is None and game.pace is None
         if self._sets_pace:
@@ -166,8 +174,7 @@ class Play(param.Parameterized):
         if isinstance(chosen, str):
             return self._refuse(chosen)
         self.settle()
-        self.param.update(message="", **chosen)
-        self._bump()
+        self.changed("choice", "said", message="", **chosen)
         return True
 
     def key(self, key: str) -> bool:
@@ -190,8 +197,7 @@ class Play(param.Parameterized):
 
     def _refuse(self, text: str) -> bool:
         self.settle()
-        self.message = text
-        self._bump()
+        self.changed("said", message=text)
         return False
 
     def _person(self, action) -> bool:
@@ -282,11 +288,18 @@ class Play(param.Parameterized):
                 self.records.observe(self, *pending)
             except Exception:  # records never break play
                 pass
-        self._bump()
+        self.changed("shown")
 
-    def _bump(self):
-        with one_message():  # every view redraws on tick: one message to the browser, not one each
+    def changed(self, *counters: str, **values) -> None:
+        """Show a change: set ``values``, bump ``counters`` (the views that show them redraw,
+        each once) and then ``tick``, as one message to the browser."""
+        with one_message(), param.parameterized.batch_call_watchers(self):
+            self.param.update(**values, **{c: getattr(self, c) + 1 for c in counters})
             self.tick += 1
+
+    def _bump(self) -> None:
+        """Odds computed elsewhere (a solved table) are ready: the views of odds redraw."""
+        self.changed("odds")
 
     # ----- computers -------------------------------------------------------------------------
     def step_computer(self) -> bool:

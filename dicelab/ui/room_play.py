@@ -82,7 +82,7 @@ class RoomPlay(Play):
             if not new:
                 seats = self._seat_shape()
                 if seats != self._seats_shown:
-                    self._bump()  # a seat was taken over, left or came back
+                    self.changed("seats")  # a seat was taken over, left or came back
                 self._seats_shown = seats
                 return 0
             self.settle()

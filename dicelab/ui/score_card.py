@@ -7,13 +7,14 @@ import param
 from panel.custom import JSComponent
 
 from ..rules.yahtzee import BOXES, LABELS, UPPER
+from .notebook import FixedDesign
 from .play import Play
 from .view import TableView
 
 HERE = Path(__file__).parent
 
 
-class CardView(JSComponent):
+class CardView(FixedDesign, JSComponent):
     """The Yahtzee score card: open boxes of the player on turn are buttons."""
 
     card = param.Dict(default={})
@@ -56,8 +57,10 @@ class ScoreCard(TableView):
         super().__init__(game, **params)
         self._view = CardView(on_score=self.play.score, card=card_description(self.play),
                               sizing_mode="stretch_width")
-        self.play.param.watch(lambda *_: setattr(self._view, "card",
-                                                 card_description(self.play)), "tick")
+
+    @param.depends("play.shown", "play.seats", watch=True)
+    def _redraw(self):
+        self._view.card = card_description(self.play)
 
     def __panel__(self):
         return self._view

@@ -70,13 +70,13 @@ class Scoreboard(TableView):
             self.records = getattr(self.play, "records", None)
         self._pane = HTML(self._html(), sizing_mode="stretch_width",
                                   stylesheets=[BOARD_CSS])
-        self.play.param.watch(self._update, "tick")
         if self.records is not None:
             self.records.param.watch(self._update, "changed")
 
     def _html(self):
         return scoreboard_html(self.play, self.records)
 
+    @param.depends("play.shown", "play.seats", watch=True)
     def _update(self, *_):
         self._pane.object = self._html()
 

@@ -7,13 +7,14 @@ from pathlib import Path
 import param
 from panel.custom import JSComponent
 
+from .notebook import FixedDesign
 from .play import Play
 from .view import TableView
 
 HERE = Path(__file__).parent
 
 
-class TrayView(JSComponent):
+class TrayView(FixedDesign, JSComponent):
     """Renders the tray description built by DiceTray (one message per change)."""
 
     view = param.Dict(default={})

@@ -11,13 +11,15 @@ from .play import Play
 
 
 def memo(play: Play, key: str, fn):
-    """Compute ``fn()`` once per change of the table (several views share the odds)."""
+    """Compute ``fn()`` once per change of what it reads (the game shown, the dice chosen,
+    odds computed elsewhere): the hint and the odds panel share the odds."""
     cache = play.__dict__.setdefault("_memo", {})
+    now = (play.shown, play.choice, play.odds)
     hit = cache.get(key)
-    if hit is not None and hit[0] == play.tick:
+    if hit is not None and hit[0] == now:
         return hit[1]
     value = fn()
-    cache[key] = (play.tick, value)
+    cache[key] = (now, value)
     return value
 
 

@@ -3,6 +3,7 @@ under the scoreboard. One point per game action, read from the win table when it
 from __future__ import annotations
 
 import panel as pn
+import param
 from bokeh.models import ColumnDataSource, NumeralTickFormatter
 from bokeh.plotting import figure
 
@@ -57,7 +58,6 @@ class WinChart(TableView):
         self._seen = -1
         self._backfill()
         self._update()
-        self.play.param.watch(self._update, "tick")
 
     def _backfill(self):
         """The game so far, by replaying its actions once (a page opened mid-game)."""
@@ -75,7 +75,8 @@ class WinChart(TableView):
             again.apply(action)
         self._src.data = dict(x=xs, p0=p0, p1=p1)
 
-    def _update(self, *_):
+    @param.depends("play.shown", watch=True)
+    def _update(self):
         if self._fig is None:
             return
         g = self.game

@@ -1,0 +1,59 @@
+"""Each view follows the parameters it shows (issue 14), not one shared counter: a change
+redraws only the views that show it, each once. No browser: the views' content is watched."""
+from __future__ import annotations
+
+import dicelab
+from dicelab.ui import (Controls, DiceTray, HintLine, History, OddsPanel, Play, Scoreboard,
+                        TurnBanner)
+
+
+def drawn(obj, name):
+    """Every setting of ``obj.name`` (a redraw of that view), equal values included."""
+    seen = []
+    obj.param.watch(lambda e: seen.append(e.new), name, onlychanged=False)
+    return seen
+
+
+def table(game):
+    tray, banner, board, history = DiceTray(game), TurnBanner(game), Scoreboard(game), \
+        History(game)
+    hint, controls, odds = HintLine(game), Controls(game), OddsPanel(game)
+    return {"tray": drawn(tray._view, "view"), "banner": drawn(banner._pane, "object"),
+            "board": drawn(board._pane, "object"), "history": drawn(history._pane, "object"),
+            "hint": drawn(hint._pane, "object"), "controls": drawn(controls._roll, "disabled"),
+            "odds": drawn(odds._text, "object")}
+
+
+def counts(draws) -> dict:
+    out = {k: len(v) for k, v in draws.items()}
+    for v in draws.values():
+        v.clear()
+    return out
+
+
+def two_counting_dice(seed):
+    g = dicelab.new_game("bones", ["Ann", "Bob"], seed=seed, choose_keepers=True)
+    g.apply("roll")
+    return g.state.phase == "decide" and sum(g.state.counting) >= 2
+
+
+def test_a_change_redraws_only_the_views_that_show_it():
+    # RULES.md Bones, choose_keepers: the person picks which counting dice to set aside
+    seed = next(s for s in range(200) if two_counting_dice(s))
+    g = dicelab.new_game("bones", ["Ann", "Bob"], seed=seed, choose_keepers=True)
+    play = Play.of(g)
+    draws = table(g)
+    everything = {k: 1 for k in draws}
+    assert play.roll()
+    assert counts(draws) == everything  # a new state: every view, once
+    assert play.toggle(g.state.counting.index(True))
+    # set-aside dice: the dice, what rolling is worth, the buttons; not whose turn, totals,
+    # history
+    assert counts(draws) == {**everything, "banner": 0, "board": 0, "history": 0}
+    assert not play.toggle(9)  # no such die: refused
+    # a refusal: the message in the hint and the tray's announcement only
+    assert counts(draws) == {**everything, "banner": 0, "board": 0, "history": 0,
+                             "controls": 0, "odds": 0}
+    before = play.tick
+    play.prefs.anim_ms = 0
+    assert counts(draws) == {k: int(k == "tray") for k in draws} and play.tick == before
