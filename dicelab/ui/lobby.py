@@ -20,7 +20,7 @@ from .room_play import RoomPlay, replica
 from .seat_keeper import SeatKeeper
 from .session import every, handoff
 from .variants import UIS
-from .words import alert_html, apply_preset, room_title
+from .words import alert_pane, apply_preset, room_title, show_alert
 
 __all__ = ["JoinLink", "Lobby", "Prefs", "RoomList", "RoomPlay", "RoomScreen", "SeatKeeper",
            "VARIANT_TITLES", "backend", "replica", "room_title"]
@@ -45,7 +45,7 @@ class Lobby(pn.viewable.Viewer):
         for s in self.settings.values():
             if "preset" in s.param:
                 s.param.watch(apply_preset, "preset")
-        self._msg = pn.pane.HTML("", sizing_mode="stretch_width")
+        self._msg = alert_pane()
         self._list = pn.Column(sizing_mode="stretch_width")
         self._settings_box = pn.Column(sizing_mode="stretch_width")
         self._unsubscribe = None
@@ -94,7 +94,7 @@ class Lobby(pn.viewable.Viewer):
 
     @param.depends("message", watch=True)
     def _show_msg(self):
-        self._msg.object = alert_html(self.message)
+        show_alert(self._msg, self.message)
 
     # ----- actions ---------------------------------------------------------------------------
     def _guard(self, fn):

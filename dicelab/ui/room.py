@@ -22,7 +22,7 @@ from .seat_keeper import SeatKeeper
 from .session import every, handoff
 from .table import Table
 from .variants import ui_for
-from .words import alert_html, room_title
+from .words import alert_pane, room_title, show_alert
 
 esc = pn.util.escape
 
@@ -46,7 +46,7 @@ class RoomScreen(pn.viewable.Viewer):
             self.room = self.service.room(name)
         self.play: RoomPlay | None = None
         self._bar = pn.pane.HTML("", sizing_mode="stretch_width")
-        self._msg = pn.pane.HTML("", sizing_mode="stretch_width")
+        self._msg = alert_pane()
         self._buttons = pmui.FlexBox(gap="8px", flex_wrap="wrap")
         self._body = pn.Column(sizing_mode="stretch_width")
         self._rematch = pmui.Button(label="Play again (same seats)", variant="contained",
@@ -261,7 +261,7 @@ class RoomScreen(pn.viewable.Viewer):
 
     @param.depends("message", watch=True)
     def _show_msg(self):
-        self._msg.object = alert_html(self.message)
+        show_alert(self._msg, self.message)
 
     def __panel__(self):
         return pn.Column(pmui.FlexBox(self._bar, self._buttons, align_items="center", gap="8px",

@@ -132,7 +132,10 @@ def flush_stuck_writes(doc=None) -> bool:
     that finishes while another is starting can drop the "queue is live" mark, stranding the
     newest messages until the page changes again. For a page whose last change was the other
     player's final action, that is never: the page stays a move behind, buttons disabled.
-    Seen in the rooms browser tests; this puts the mark back and writes the queue."""
+    Seen in the rooms browser tests; this puts the mark back and writes the queue. Still needed
+    with Panel 1.9.4 (checked for issue 14): ``_dispatch_msgs`` deletes the mark after awaiting
+    its writes even when ``schedule_write_events`` queued more meanwhile, and the task that
+    call scheduled then finds no mark and returns."""
     from panel.io import document as pdoc
 
     doc = doc or pn.state.curdoc

@@ -12,6 +12,7 @@ import param
 
 from ..errors import RuleError
 from ..settings import Settings
+from .words import alert_pane, show_alert
 
 MAX_PITS = 6
 
@@ -43,7 +44,7 @@ class SettingsForm(pn.viewable.Viewer):
         self._pit_rows: list[tuple] = []
         self._syncing = False
         self._pits_box = pn.Column(sizing_mode="stretch_width", margin=0)
-        self._pits_msg = pn.pane.HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        self._pits_msg = alert_pane()
         self._add_pit = pmui.Button(label="+ Add a pit", variant="outlined", size="small",
                                     on_click=lambda e: self.add_pit())
         items = []
@@ -165,9 +166,7 @@ class SettingsForm(pn.viewable.Viewer):
         else:
             self._errors.pop(key, None)
         if key == "pits":
-            self._pits_msg.object = (f"<div role='alert' style='color:var(--dl-red, #b71c1c);"
-                                     f"font-weight:600'>⚠ {pn.util.escape(message)}</div>"
-                                     if message else "")
+            show_alert(self._pits_msg, message)
         elif key in self._fields:
             w = self._fields[key]
             if "error_state" in w.param and not isinstance(w, pmui.Checkbox):

@@ -14,7 +14,7 @@ from .rules_text import RULES, SUMMARY
 from .settings_form import SettingsForm
 from .switch_player import SwitchPlayer
 from .variant_cards import VARIANTS, VariantCards
-from .words import alert_html, apply_preset
+from .words import alert_pane, apply_preset, show_alert
 
 
 class SeatSpec(param.Parameterized):
@@ -48,7 +48,7 @@ class StartScreen(pn.viewable.Viewer):
                                 "variant")
         self._settings_box = pn.Column(sizing_mode="stretch_width")
         self._seats_box = pn.Column(sizing_mode="stretch_width")
-        self._msg = pn.pane.HTML("", sizing_mode="stretch_width")
+        self._msg = alert_pane()
         self._rules = None  # created on first use: a closed dialog never reports idle
         self._rules_slot = pn.Column(sizing_mode="stretch_width", margin=0)
         self._go = pmui.Button(label="Start new game", variant="contained", color="primary",
@@ -178,7 +178,7 @@ class StartScreen(pn.viewable.Viewer):
 
     @param.depends("message", watch=True)
     def _show_msg(self):
-        self._msg.object = alert_html(self.message)
+        show_alert(self._msg, self.message)
 
     def __panel__(self):
         return pn.Column(

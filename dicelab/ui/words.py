@@ -6,15 +6,18 @@ dicelab.odds; each variant's own sentences (its hint, its banner details) are it
 """
 from __future__ import annotations
 
+from html import escape
 from types import SimpleNamespace
+
+import panel as pn
 
 from .phrases import (cap, game_over, num, pct, points_vs_win, possessive, seat_label,
                       shown_name, win_pair, you)
 from .variants import ui_for
 
-__all__ = ["alert_html", "apply_preset", "banner", "cap", "game_over", "hint", "num", "pct",
+__all__ = ["alert_pane", "apply_preset", "banner", "cap", "game_over", "hint", "num", "pct",
            "points_vs_win", "possessive", "room_title", "seat_label", "settings_lines", "settings_title",
-           "shown_name", "win_pair", "you"]
+           "show_alert", "shown_name", "win_pair", "you"]
 
 
 def banner(play) -> tuple[str, str, str]:
@@ -45,13 +48,15 @@ def hint(play, odds) -> str:
     return ui_for(play.game).hint(play, odds)
 
 
-def alert_html(message: str) -> str:
-    """A refusal or error as the page shows it (escaped; empty when there is none)."""
-    from html import escape
+def alert_pane(**params) -> pn.pane.Alert:
+    """Panel's alert for a refusal or an error, hidden while there is none (``show_alert``)."""
+    return pn.pane.Alert("", alert_type="danger", visible=False, margin=(4, 5), **params)
 
-    return (f"<div role='alert' style='color:var(--dl-red, #b71c1c);font-weight:600'>⚠ "
-            f"{escape(message)}</div>"
-            if message else "")
+
+def show_alert(pane: pn.pane.Alert, message: str) -> None:
+    """Say ``message`` in the alert (escaped: names come from other people), or hide it."""
+    text = f"<span role='alert'>⚠ {escape(message)}</span>" if message else ""
+    pane.param.update(object=text, visible=bool(message))
 
 
 def apply_preset(event) -> None:
