@@ -276,12 +276,24 @@ class BonesWinSource(ChanceSource):
     def __init__(self):
         self._tables: dict = {}
 
+    def rules(self, game):
+        """The game's WinRules, or None where the solver takes no such rules (a target below
+        the minimum on board: the settings allow it, the table does not)."""
+        from .odds import win
+
+        try:
+            return win.win_rules(game.config)
+        except RuleError:
+            return None
+
     def table(self, game):
         """The game's win table, or None while it is not built (looked up once per source, so
         one review uses one answer throughout)."""
         from .odds import win
 
-        r = win.win_rules(game.config)
+        r = self.rules(game)
+        if r is None:
+            return None
         if r.key not in self._tables:
             self._tables[r.key] = (win.table(r, progress=False) if r.target <= self.BUILD_TARGET
                                    else win.table_if_ready(r))
@@ -291,17 +303,19 @@ class BonesWinSource(ChanceSource):
         # "" (no note): the table is for two-seat Bones only
         if game.variant != "bones" or game.n_seats != 2:
             return ""
+        if self.rules(game) is None:
+            return ("The chance to win is left out: the exact solver needs a target of at "
+                    "least the minimum on board.")
         if self.table(game) is None:
             return ("The chance to win is left out of regular turns: its exact table for these "
                     "rules is being built (about 25 s of CPU, once; `dicelab odds bones --win` "
                     "builds it too). Review again later.")
         return None
 
-    @staticmethod
-    def _final(game) -> bool:
+    def _final(self, game) -> bool:
         st = game.state
         return (game.variant == "bones" and game.n_seats == 2
-                and getattr(st, "final_from", None) is not None)
+                and getattr(st, "final_from", None) is not None and self.rules(game) is not None)
 
     def takes_over(self, game) -> bool:
         return self._final(game)

@@ -380,3 +380,20 @@ def test_computers_lose_nothing_in_final_turns():
                 finals += 1
                 assert e.lost <= 1e-12, (seed, e.state, e.chosen.label, e.best.label)
     assert finals > 5
+
+
+def test_a_target_below_the_minimum_on_board_has_no_win_column():
+    """The settings allow a target of 500 with 600 to get on the board; the win solver does
+    not take such rules: the review leaves the chance to win out (a note) instead of failing,
+    and the table's odds still show the points."""
+    from dicelab.ui.components import current_odds
+    from dicelab.ui.odds_view import FiveDiceOdds
+    from dicelab.ui.play import Play
+
+    g = played("bones", ["chicken", "optimal"], 1, target=500)
+    r = dicelab.review(g)
+    assert g.is_over and r.extras == {} and len(r) >= 1
+    assert any("needs a target of at least the minimum on board" in n for n in r.notes)
+    g = dicelab.new_game("bones", ["You", "Bob"], seed=1, target=500)
+    g.apply("roll")
+    assert isinstance(current_odds(Play(game=g)), FiveDiceOdds)
