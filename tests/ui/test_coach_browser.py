@@ -1,7 +1,9 @@
 """The coach in the app (issue 17), in a real browser: Coach on in the settings drawer, a person
 makes one deliberately bad choice and sees what it cost, finishes the game, sees the review with
 that decision highlighted, and downloads the review as CSV (and the game as JSON, which loads
-again). Under40 runs always (short); the other variants with DICELAB_SLOW=1."""
+again). Under40 and Bones run always (short games); Yahtzee always through a room whose first
+twelve rounds the test plays on the server, and as a whole game with DICELAB_SLOW=1, as
+Thousand."""
 from __future__ import annotations
 
 import csv
@@ -54,7 +56,12 @@ def bad_first(stand_word: str):
     return decide, state
 
 
-def check_review_and_downloads(app: App, tmp_path, bad_choice: re.Pattern):
+def check_review_and_downloads(app: App, tmp_path, bad_choice: re.Pattern, one: bool = False,
+                               csv_row=None):
+    """The review panel: the totals, the rows of costly decisions highlighted (all match
+    ``bad_choice``; ``one``: exactly one), sortable by "lost"; a chart; the CSV (its mistakes
+    of "You" are the highlighted rows; ``csv_row(row)`` holds for the one) and the game JSON,
+    which loads again. Returns the loaded game."""
     page = app.page
     expect(page.get_by_text("Coach's review")).to_be_visible(timeout=20_000)
     totals = page.locator("[data-testid=coach-totals]").first.inner_text()
@@ -73,6 +80,7 @@ def check_review_and_downloads(app: App, tmp_path, bad_choice: re.Pattern):
         marked.append((row.inner_text(), bg == HIGHLIGHT))
     bad = [text for text, hot in marked if hot]
     assert bad and all(bad_choice.search(t) for t in bad), marked
+    assert len(bad) == 1 or not one, marked
     # sortable: a click on the "lost" header puts the costliest first (descending on 2nd click)
     header = page.locator(".tabulator-col[tabulator-field=lost]").first
     header.click()
@@ -87,7 +95,10 @@ def check_review_and_downloads(app: App, tmp_path, bad_choice: re.Pattern):
     got = list(csv.DictReader(io.StringIO(path.read_text())))
     assert got and {"turn", "player", "choice", "best", "lost", "why"} <= set(got[0])
     costly = [r for r in got if r["player"] == "You" and r["mistake"] == "True"]
-    assert len(costly) == len(bad) and all(float(r["lost"]) > 0 for r in costly)
+    assert len(costly) == len(bad) and all(float(r["lost"] or r["win_lost"]) > 0
+                                           for r in costly)
+    if csv_row is not None:
+        assert csv_row(costly[0]), costly[0]
     with page.expect_download() as dl:
         page.get_by_role("button", name="Download game (JSON)").click()
     path = tmp_path / "game.json"
@@ -126,6 +137,72 @@ def test_under40_coach_line_review_and_csv(page, server, artifacts, tmp_path):
     page.screenshot(path=str(artifacts / "coach-under40-end.png"), full_page=True)
     review = dicelab.review(game, seat="You")
     assert review.seats["You"].mistakes >= 1
+    assert not page.errors
+
+
+BEST = re.compile(r"Best play: (roll|stand)")
+
+
+def hint_follower():
+    """A Bones decider: plays the hint's best play (the points' best in a regular turn, passing
+    the leader in a final turn), except once: the first time the hint says rolling is worth
+    clearly more than standing, it stands (the deliberate mistake)."""
+    state = {"bad": None, "line": None}
+
+    def decide(app: App, snap: dict) -> str:
+        m = BEST.search(snap["hint"])
+        if not snap["buttons"].get("Stand") or not m:
+            return "roll"
+        worth = re.search(r"rolling is worth ([\d,.]+) vs ([\d,.]+) standing", snap["hint"])
+        if (state["bad"] is None and m.group(1) == "roll" and worth
+                and float(worth.group(1).replace(",", "")) > float(
+                    worth.group(2).replace(",", "")) + 5):
+            state["bad"] = snap["tick"]
+            return "stand"
+        return m.group(1)
+    return decide, state
+
+
+def test_bones_coach_line_review_and_csv(page, server, artifacts, tmp_path):
+    """A short game (to 500, any score gets on the board) against the computer with a seed:
+    one deliberate stand where rolling is worth more; its cost line, then the review with that
+    one decision highlighted, and the CSV with that one mistake. With seed 21 the computer
+    reaches 500 first: the person's final turn is judged by the chance to win (its row shows
+    chances, its loss in the win column; following the hint there loses nothing), and wins."""
+    app = App(page, server).open()
+    app.set_field("Target", "500")
+    app.set_field("Min on board", "50")
+    app.set_field("Seed (optional)", "21")
+    coach_on(app)
+    app.start()
+    decide, state = hint_follower()
+    cost = None
+    for _ in range(400):
+        if app.wait_person_or_over() == "over":
+            break
+        snap = app.snap()
+        app.act("click", decide(app, snap), snap["tick"])
+        if state["bad"] == snap["tick"]:
+            line = page.locator("[data-testid=coach-line]").first
+            expect(line).to_contain_text(re.compile(
+                r"You: Standing cost [\d.,]+ points: rolling was worth [\d.,]+, standing "
+                r"[\d,]+\."))
+            m = re.search(r"Standing cost ([\d.,]+) points: rolling was worth ([\d.,]+), "
+                          r"standing ([\d,]+)\.", line.inner_text())
+            cost, stand = float(m.group(1).replace(",", "")), int(m.group(3).replace(",", ""))
+            expect(line).to_have_class(re.compile(r"\bcostly\b"))
+    assert cost is not None, "no chance for the deliberate mistake"
+    game = check_review_and_downloads(
+        app, tmp_path, re.compile(rf"standing \({stand:,}\)"), one=True,
+        csv_row=lambda r: (r["choice"] == "standing" and float(r["choice_value"]) == stand
+                           and abs(float(r["lost"]) - cost) < 0.06))
+    page.screenshot(path=str(artifacts / "coach-bones-end.png"), full_page=True)
+    final = page.locator(".tabulator-row").filter(has_text="final turn: Computer has 500")
+    expect(final.first).to_contain_text(re.compile(r"(rolling|standing) \([\d.]+%\)"))
+    r = dicelab.review(game, seat="You")
+    assert r.seats["You"].mistakes == 1 and r.seats["You"].decisions > 1
+    finals = [e for e in r if e.unit == "chance to win the game"]
+    assert finals and all(e.lost == 0 for e in finals)
     assert not page.errors
 
 
