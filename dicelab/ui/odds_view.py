@@ -9,6 +9,7 @@ import importlib
 from dataclasses import dataclass, field
 
 from ..errors import RuleError
+from . import words
 
 
 def odds_module(name: str):
@@ -232,6 +233,25 @@ def _yahtzee_rows(table, game, held) -> YahtzeeOdds:
         if mine in adv.keeps:
             note += (f" Holding {' '.join(map(str, mine)) or 'nothing'} now is worth "
                      f"{adv.keeps[mine]:.1f}.")
+    r = _race(game)
+    if r is not None:
+        if r.differs:
+            kind, what = r.choice
+            best = what if kind == "box" else None
+            note = f"Best play to win: {words.yahtzee_choice(r.choice)}. " \
+                   f"{words.race_points_vs_win(r)}"
+        else:
+            note += f" Chance to win: {words.pct(r.win_chance)}."
     out = YahtzeeOdds(rows, best, note)
     out.advice = adv
+    out.race = r
     return out
+
+
+def _race(game):
+    """The last-box win readout (dicelab.odds.yahtzee_race), None where it does not apply."""
+    mod = odds_module("yahtzee_race")
+    try:
+        return mod.race(game) if mod is not None else None
+    except Exception:  # a card the race does not cover: the points advice stands alone
+        return None

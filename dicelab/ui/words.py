@@ -121,6 +121,28 @@ def points_vs_win(ro, w) -> str:
     return f"For points, {pts}. To win, {w.decision}: {_win_pair(w)}."
 
 
+def yahtzee_choice(choice) -> str:
+    """("keep", (6, 6, 6)) -> "keep 6 6 6"; ("keep", ()) -> "reroll all";
+    ("box", "chance") -> "score Chance now"."""
+    from ..rules.yahtzee import LABELS
+
+    kind, what = choice
+    if kind == "box":
+        return f"score {LABELS[what]} now"
+    return f"keep {' '.join(map(str, what))}" if what else "reroll all"
+
+
+def race_points_vs_win(r) -> str:
+    """Yahtzee's last box (odds.yahtzee_race.Race), where points and the chance to win part:
+    "For points, keep 6 6 6 (expected 24.5). To win, reroll all: 31% vs 18%." ("" where they
+    agree)."""
+    if not r.differs:
+        return ""
+    return (f"For points, {yahtzee_choice(r.points_choice)} (expected "
+            f"{r.points_choice_points:.1f}). To win, {yahtzee_choice(r.choice)}: "
+            f"{pct(r.win_chance)} vs {pct(r.points_choice_win)}.")
+
+
 def _win_pair(w) -> str:
     """"41% vs 23%": the chance to win by the preferred play, then by the other."""
     first, second = ((w.roll_win_chance, w.stand_win_chance) if w.decision == "roll"
