@@ -44,6 +44,16 @@ def _dist():
     return [(x, w / 36) for x, w in distribution().items()]
 
 
+def _roll_value(score: int, on_40, on_bust, go_on):
+    """The value of one roll from ``score``: ``on_40`` for exactly 40, ``on_bust(s)`` for a
+    bust at s, ``go_on(s)`` for a score s still in play."""
+    v = 0.0
+    for d, p in _dist():
+        s = score + d
+        v = v + p * (on_40 if s == GOAL else on_bust(s) if s > GOAL else go_on(s))
+    return v
+
+
 @dataclass(frozen=True)
 class GameReadout:
     """The player on turn's chance to win the game by rolling and by stopping (None: not
@@ -95,7 +105,6 @@ class Under40Game:
         """X0[ms][mo] (starter on turn) and X1[ms][mo] (other on turn): the starter's chance,
         for pair arrays x, y; ``who`` the seat that starts (for mixed policies).
         ``round_rule``: the values of winning and losing the round are 1 and 0."""
-        dist = _dist()
         W = {}  # starter wins the round with p points
         L = {}
 
@@ -118,37 +127,22 @@ class Under40Game:
             for ms, mo in sorted(pairs, key=lambda p: p[0] != p[1]):
                 # starter on turn; then the other on turn (order: a must-roll side first)
                 for side in ((1, 0) if ms > mo else (0, 1)):
-                    if side == 0:
-                        roll = 0.0
-                        for xx, p in dist:
-                            s = ms + xx
-                            roll = roll + p * (win(2 * GOAL) if s == GOAL else
-                                               lose(s) if s > GOAL else X0[s, mo])
-                        rolls[0, ms, mo] = roll
-                        if ms > mo:
-                            stop = X1[ms, mo]
-                            if starter_game:
-                                X0[ms, mo] = np.maximum(roll, stop) if rule is None else \
-                                    np.where(stop >= roll, stop, roll)
-                            else:
-                                X0[ms, mo] = np.where(rule[ms, mo] == "stop", stop, roll)
-                        else:
-                            X0[ms, mo] = roll
+                    if side == 0:  # the starter rolls from ms: maximises its chance
+                        roll = _roll_value(ms, win(2 * GOAL), lose, lambda t: X0[t, mo])
+                        stop = X1[ms, mo] if ms > mo else None
+                        play, rule_key, best = starter_game, (ms, mo), np.maximum
+                    else:          # the other rolls from mo: minimises the starter's chance
+                        roll = _roll_value(mo, lose(2 * GOAL), win, lambda t: X1[ms, t])
+                        stop = X0[ms, mo] if mo > ms else None
+                        play, rule_key, best = other_game, (mo, ms), np.minimum
+                    rolls[side, ms, mo] = roll
+                    if stop is None:
+                        value = roll
+                    elif play:
+                        value = best(roll, stop)
                     else:
-                        roll = 0.0
-                        for xx, p in dist:
-                            s = mo + xx
-                            roll = roll + p * (lose(2 * GOAL) if s == GOAL else
-                                               win(s) if s > GOAL else X1[ms, s])
-                        rolls[1, ms, mo] = roll
-                        if mo > ms:
-                            stop = X0[ms, mo]
-                            if other_game:
-                                X1[ms, mo] = np.minimum(roll, stop)
-                            else:
-                                X1[ms, mo] = np.where(rule[mo, ms] == "stop", stop, roll)
-                        else:
-                            X1[ms, mo] = roll
+                        value = np.where(rule[rule_key] == "stop", stop, roll)
+                    (X0 if side == 0 else X1)[ms, mo] = value
         return X0, X1
 
     @property
@@ -192,31 +186,19 @@ class Under40Game:
         else:
             x, y, ms, mo, side = other, me, theirs, mine, 1
         who_starts = who if starter_is_me else 1 - who
-        X0, X1 = self._values(who_starts, x, y)
-        dist = _dist()
-        # the values of the decision now: rolling (then best play) and stopping
-        W = lambda p: float(self._next(who_starts, np.array([x]), np.array([y]), p, True)[0])  # noqa: E731
-        L = lambda p: float(self._next(who_starts, np.array([x]), np.array([y]), p, False)[0])  # noqa: E731
-        roll = 0.0
-        if side == 0:
-            for d, p in dist:
-                s = ms + d
-                roll += p * (W(2 * GOAL) if s == GOAL else L(s) if s > GOAL else X0[s, mo])
-            stop = X1[ms, mo] if ms > mo else None
+        X0, X1, rolls = self._values(who_starts, x, y)
+        if side == 0:  # the values of rolling (then best play) and of stopping now
+            roll, stop = rolls[0, ms, mo], (X1[ms, mo] if ms > mo else None)
         else:
-            for d, p in dist:
-                s = mo + d
-                roll += p * (L(2 * GOAL) if s == GOAL else W(s) if s > GOAL else X1[ms, s])
-            stop = X0[ms, mo] if mo > ms else None
-            roll, stop = 1 - roll, None if stop is None else 1 - stop
+            roll = 1 - rolls[1, ms, mo]
+            stop = 1 - X0[ms, mo] if mo > ms else None
         decision = "stop" if stop is not None and stop >= roll - 1e-12 else "roll"
         return GameReadout(roll, stop, decision)
 
     @lru_cache(maxsize=64)
     def _values(self, who, x, y):
-        X0, X1 = self._round(who, np.array([x]), np.array([y]))
-        return ({k: float(v[0]) if np.ndim(v) else float(v) for k, v in X0.items()},
-                {k: float(v[0]) if np.ndim(v) else float(v) for k, v in X1.items()})
+        out = self._round(who, np.array([x]), np.array([y])) + (self.rolls,)
+        return tuple({k: float(np.ravel(v)[0]) for k, v in d.items()} for d in out)
 
 
 @lru_cache(maxsize=8)
