@@ -159,8 +159,13 @@ def test_the_computer_and_the_advice_take_the_win_choice():
     assert game(*g.state.cards, dice=h.dice, rolls=1, spec="skill:1").computer_action() \
         == Reroll((0, 1, 3, 4))
     odds = _yahtzee_rows(solve("official", progress=False), h, None)
-    assert odds.note == ("Best play to win: keep 6. For points, keep 1 1 1 6 (expected 13.2). "
-                         "To win, keep 6: 25% vs 9%.")
+    assert words.yahtzee_note(odds) == ("Best play to win: keep 6. For points, keep 1 1 1 6 "
+                                        "(expected 13.2). To win, keep 6: 25% vs 9%.")
+    assert odds.race == r
+    from dicelab.ui import Play
+    from dicelab.ui.components import hint_text
+
+    assert "Best play to win: keep 6. For points, keep 1 1 1 6" in hint_text(Play(h))
     # the win chance of the chosen keep, by the turn's other route: the keep's chain value
     assert r.keeps[(6,)][0] == pytest.approx(r.win_chance, abs=0)
 

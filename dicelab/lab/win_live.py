@@ -10,19 +10,55 @@ moved on. The result is published at each step of ``STEPS`` play-outs.
 """
 from __future__ import annotations
 
+import queue
 import threading
-from concurrent.futures import ThreadPoolExecutor
+import weakref
 from typing import Callable
 
 import numpy as np
 
 from .win import Estimate, estimate, playout_seats
 
-__all__ = ["STEPS", "LiveEstimate", "applies"]
+__all__ = ["STEPS", "LiveEstimate", "applies", "stop_all"]
 
 STEPS = (25, 100, 200, 800, 3200)  # play-outs at which a refined estimate is published
 CHUNK = 25                         # play-outs between checks for a newer game state
-_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dicelab-estimate")
+
+
+class _Runner:
+    """One daemon thread running queued chunks in order (a daemon: a closing server or test
+    session does not wait for estimates nobody will read)."""
+
+    def __init__(self):
+        self._queue: queue.Queue = queue.Queue()
+        self._thread = None
+        self._lock = threading.Lock()
+
+    def submit(self, fn, *args) -> None:
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._work, daemon=True,
+                                                name="dicelab-estimate")
+                self._thread.start()
+        self._queue.put((fn, args))
+
+    def _work(self):
+        while True:
+            fn, args = self._queue.get()
+            try:
+                fn(*args)
+            except Exception:  # one estimate's failure must not stop the others
+                pass
+
+
+_POOL = _Runner()
+_LIVE: "weakref.WeakSet[LiveEstimate]" = weakref.WeakSet()
+
+
+def stop_all() -> None:
+    """Stop every running estimate (tests, between cases)."""
+    for live in list(_LIVE):
+        live.stop()
 
 
 def applies(game) -> bool:
@@ -39,7 +75,7 @@ class LiveEstimate:
 
     def __init__(self, notify: Callable[[Estimate, int], None] | None = None,
                  steps: tuple[int, ...] | None = None, seed: int | None = None,
-                 stand_in: str = "optimal", pool: ThreadPoolExecutor | None = None):
+                 stand_in: str = "optimal", pool: _Runner | None = None):
         self.notify = notify
         self.steps = tuple(steps or STEPS)
         self.stand_in = stand_in
@@ -50,6 +86,7 @@ class LiveEstimate:
         self.result: Estimate | None = None
         self.key: int | None = None
         self.threads: set[str] = set()  # names of the threads that ran play-outs (tests)
+        _LIVE.add(self)
 
     def restart(self, game) -> bool:
         """Start over from ``game``'s state now; False (nothing runs) when it is over or has

@@ -255,7 +255,7 @@ class OddsPanel(_Base):
         self._text.object = (
             "<div class='odds' data-testid='odds'><table><thead><tr><th>Open box</th>"
             "<th>now</th><th>chance this turn</th><th>value if scored now</th></tr></thead>"
-            f"<tbody>{body}</tbody></table>{keeps}<p>{esc(o.note)}</p>"
+            f"<tbody>{body}</tbody></table>{keeps}<p>{esc(words.yahtzee_note(o))}</p>"
             "<p><small>Values: expected points still to come with optimal solitaire play."
             "</small></p></div>")
 

@@ -9,7 +9,6 @@ import importlib
 from dataclasses import dataclass, field
 
 from ..errors import RuleError
-from . import words
 
 
 def odds_module(name: str):
@@ -233,22 +232,17 @@ def _yahtzee_rows(table, game, held) -> YahtzeeOdds:
         if mine in adv.keeps:
             note += (f" Holding {' '.join(map(str, mine)) or 'nothing'} now is worth "
                      f"{adv.keeps[mine]:.1f}.")
-    r = _race(game)
-    if r is not None:
-        if r.differs:
-            kind, what = r.choice
-            best = what if kind == "box" else None
-            note = f"Best play to win: {words.yahtzee_choice(r.choice)}. " \
-                   f"{words.race_points_vs_win(r)}"
-        else:
-            note += f" Chance to win: {words.pct(r.win_chance)}."
+    r = _yahtzee_race(game)  # the last box against others: the play to win (words.yahtzee_note)
+    if r is not None and r.differs:
+        kind, what = r.choice
+        best = what if kind == "box" else None
     out = YahtzeeOdds(rows, best, note)
     out.advice = adv
     out.race = r
     return out
 
 
-def _race(game):
+def _yahtzee_race(game):
     """The last-box win readout (dicelab.odds.yahtzee_race), None where it does not apply."""
     mod = odds_module("yahtzee_race")
     try:
