@@ -10,6 +10,7 @@ from bokeh.models import Label, LabelSet
 from .notebook import HTML
 from .variants.base import BUST, BUST_ON_DARK
 from .view import TableView, current_odds
+from .win_estimate import estimate_html, win_estimate
 
 esc = html.escape
 
@@ -38,6 +39,12 @@ class OddsPanel(TableView):
                        if self._fig is not None else None)
         self._theme()
         self.play.prefs.param.watch(self._theme, "dark")
+        # the chance to win as an estimate (three or more seats, Thousand, Under40, Yahtzee)
+        self._est = HTML("", sizing_mode="stretch_width", stylesheets=[ODDS_CSS],
+                         visible=False)
+        est = win_estimate(self.play)
+        if est is not None:
+            est.param.watch(self._estimate, ["result", "key"])
         self._refresh()
 
     def _theme(self, *_):
@@ -52,8 +59,14 @@ class OddsPanel(TableView):
             elif isinstance(r, Label) and r.text.startswith("BUST"):
                 r.text_color = BUST_ON_DARK if dark else BUST  # AA contrast on either page
 
+    def _estimate(self, *_):
+        text = estimate_html(self.play)
+        self._est.object = f"<div class='odds'>{text}</div>" if text else ""
+        self._est.visible = bool(text)
+
     @param.depends("play.shown", "play.choice", "play.odds", watch=True)
     def _refresh(self):
+        self._estimate()
         odds = current_odds(self.play)
         drawn = not isinstance(odds, str)  # a sentence: why there are no numbers
         if drawn:
@@ -71,4 +84,5 @@ class OddsPanel(TableView):
         if self._chart is not None:
             items.append(self._chart)
         items.append(self._text)
+        items.append(self._est)
         return pn.Column(*items, sizing_mode="stretch_width")

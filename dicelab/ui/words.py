@@ -14,10 +14,11 @@ import panel as pn
 from .phrases import (cap, game_over, num, pct, points_vs_win, possessive, seat_label,
                       shown_name, win_pair, you)
 from .variants import ui_for
+from .variants.yahtzee import race_points_vs_win, yahtzee_choice, yahtzee_note
 
 __all__ = ["alert_pane", "apply_preset", "banner", "cap", "game_over", "hint", "num", "pct",
            "points_vs_win", "possessive", "room_title", "seat_label", "settings_lines", "settings_title",
-           "show_alert", "shown_name", "win_pair", "you"]
+           "show_alert", "shown_name", "win_pair", "yahtzee_choice", "yahtzee_note", "race_points_vs_win", "you"]
 
 
 def banner(play) -> tuple[str, str, str]:

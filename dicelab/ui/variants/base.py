@@ -70,9 +70,12 @@ class VariantUI:
     enter_rolls: ClassVar[bool] = False  # Enter rolls (as "." does)
     score_card: ClassVar[bool] = False   # the score card is the main control
     history_shown: ClassVar[int] = 8     # history lines shown in full
-    win_chart: ClassVar[bool] = False    # the chance-to-win chart (two seats, exact table)
     chance_points: ClassVar[bool] = False  # the coach's losses are chances (% points)
     turn_word: ClassVar[str] = "turn"      # what a player's go is called
+
+    def exact_win(self, game) -> bool:
+        """Is the chance to win exact here (a win table), not estimated from play-outs?"""
+        return False
 
     # ----- the rules in words ----------------------------------------------------------------
     def settings_title(self, c) -> str:

@@ -252,7 +252,9 @@ class FiveDiceUI(VariantUI):
 class BonesUI(FiveDiceUI):
     variant = "bones"
     title = "Bones"
-    win_chart = True
+
+    def exact_win(self, game) -> bool:
+        return game.n_seats == 2  # the two-seat win table (odds.win)
 
     def settings_title(self, c) -> str:
         extra = ", choose keepers" if c.choose_keepers else ""

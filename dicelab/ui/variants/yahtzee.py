@@ -128,7 +128,7 @@ class YahtzeeUI(VariantUI):
         else:
             text += "no rolls left — choose a box on the score card." if who == "You" \
                 else f"{who} must score a box."
-        note = getattr(odds, "note", "")
+        note = yahtzee_note(odds)
         if note and "Best play" in note:
             text += " " + note.split(" Holding")[0]
         return text
@@ -167,9 +167,41 @@ class YahtzeeUI(VariantUI):
                 f"{' '.join(map(str, k)) or 'nothing'} → {v:.1f}" for k, v in top) + "</p>"
         return ("<div class='odds' data-testid='odds'><table><thead><tr><th>Open box</th>"
                 "<th>now</th><th>chance this turn</th><th>value if scored now</th></tr></thead>"
-                f"<tbody>{''.join(rows)}</tbody></table>{keeps}<p>{esc(o.note)}</p>"
+                f"<tbody>{''.join(rows)}</tbody></table>{keeps}<p>{esc(yahtzee_note(o))}</p>"
                 "<p><small>Values: expected points still to come with optimal solitaire play."
                 "</small></p></div>")
+
+
+def yahtzee_choice(choice) -> str:
+    """("keep", (6, 6, 6)) -> "keep 6 6 6"; ("keep", ()) -> "reroll all";
+    ("box", "chance") -> "score Chance now"."""
+    kind, what = choice
+    if kind == "box":
+        return f"score {LABELS[what]} now"
+    return f"keep {' '.join(map(str, what))}" if what else "reroll all"
+
+
+def yahtzee_note(odds) -> str:
+    """The Yahtzee odds' advice sentence: the points advice, or in the last box against others
+    the play to win, with the points contrast where they part."""
+    note = getattr(odds, "note", "")
+    r = getattr(odds, "race", None)
+    if r is None:
+        return note
+    if r.differs:
+        return f"Best play to win: {yahtzee_choice(r.choice)}. {race_points_vs_win(r)}"
+    return f"{note} Chance to win: {pct(r.win_chance)}."
+
+
+def race_points_vs_win(r) -> str:
+    """Yahtzee's last box (odds.yahtzee_race.Race), where points and the chance to win part:
+    "For points, keep 6 6 6 (expected 24.5). To win, reroll all: 31% vs 18%." ("" where they
+    agree)."""
+    if not r.differs:
+        return ""
+    return (f"For points, {yahtzee_choice(r.points_choice)} (expected "
+            f"{r.points_choice_points:.1f}). To win, {yahtzee_choice(r.choice)}: "
+            f"{pct(r.win_chance)} vs {pct(r.points_choice_win)}.")
 
 
 def box_label(chance: dict, box: str, best) -> str:
