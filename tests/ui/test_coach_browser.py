@@ -205,7 +205,29 @@ def test_bones_coach_line_review_and_csv(page, server, artifacts, tmp_path):
     assert r.seats["You"].mistakes == 1 and r.seats["You"].decisions > 1
     finals = [e for e in r if e.unit == "chance to win the game"]
     assert finals and all(e.lost == 0 for e in finals)
+    phone_width_review(page, artifacts)
     assert not page.errors
+
+
+def phone_width_review(page, artifacts):
+    """On a phone (390 px) the review table scrolls sideways inside its panel, and the page
+    itself gets no wider than the window (nor do the download buttons run off it)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    table = page.locator(".tabulator").first
+    table.scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    box = table.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    holder = table.locator(".tabulator-tableholder").first
+    wide, shown, overflow = holder.evaluate(
+        "h => [h.scrollWidth, h.clientWidth, getComputedStyle(h).overflowX]")
+    assert wide > shown + 200 and overflow in ("auto", "scroll"), (wide, shown, overflow)
+    assert holder.evaluate("h => { h.scrollLeft = 300; return h.scrollLeft; }") > 0
+    for name in ("Download review (CSV)", "Download game (JSON)"):
+        b = page.get_by_role("button", name=name).bounding_box()
+        assert b["x"] >= 0 and b["x"] + b["width"] <= 390, (name, b)
+    page.screenshot(path=str(artifacts / "coach-review-phone.png"))
 
 
 @SLOW
