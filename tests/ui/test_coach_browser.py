@@ -263,7 +263,8 @@ def yahtzee_do(app: App, game, key: tuple, held: set) -> None:
     page = app.page
     old = app.tick()
     if key[0] == "box":
-        page.locator("button.box").first.click()
+        box = f'button.box[data-box="{key[1]}"]' if len(key) > 1 else "button.box"
+        page.locator(box).first.click()
         app.wait_tick(old)
         return
     want, keep = list(key[1]), set()
@@ -349,3 +350,59 @@ def test_yahtzee_coach_last_round_in_a_room(browser, server, artifacts, tmp_path
         assert not page.errors
     finally:
         ctx.close()
+
+
+@SLOW
+def test_yahtzee_coach_whole_game(page, server, artifacts, tmp_path):
+    """A whole game alone, in the single-screen app: the test follows it on a copy of its own
+    (same seed, same actions: the same dice) to know each option's value; round 2's first
+    choice is the worst option, every other the best."""
+    from dicelab import coach
+    from dicelab.actions import Reroll, Roll, Score
+
+    app = App(page, server).open()
+    app.choose("Yahtzee")
+    page.get_by_role("button", name="Remove seat 2").click()
+    expect(page.get_by_role("button", name="Remove seat 2")).to_have_count(0)
+    app.set_field("Seed (optional)", "7")
+    coach_on(app)
+    start(app, artifacts, "yahtzee")
+    mirror = dicelab.new_game("yahtzee", ["You"], seed=7)
+    held: set = set()
+    worst = lost = None
+    for _ in range(200):
+        if app.wait_person_or_over() == "over":
+            break
+        if not mirror.state.rolls:  # the round's first roll: forced
+            t = app.tick()
+            page.keyboard.press("Enter")
+            app.wait_tick(t)
+            mirror.apply(Roll())
+            held.clear()
+            continue
+        d = coach.decision(mirror)
+        bad = worst is None and d is not None and sum(
+            v is not None for v in mirror.card().values()) == 1  # round 2
+        if d is None:  # one option left: the last open box
+            key = ("box", next(b for b, v in mirror.card().items() if v is None))
+        elif bad:
+            worst = min(d.options, key=lambda o: o.value)
+            lost = d.best.value - worst.value
+            key = worst.key
+        else:
+            key = d.best.key
+        yahtzee_do(app, mirror, key, held)
+        if key[0] == "box":
+            mirror.apply(Score(key[1]))
+            held.clear()
+        else:
+            mirror.apply(Reroll(tuple(i for i in range(5) if i not in held)))
+        if bad:
+            expect(page.locator("[data-testid=coach-line]").first).to_contain_text(
+                f"cost {lost:,.1f} points")
+    assert mirror.is_over and worst is not None and lost > 0.01
+    game = check_review_and_downloads(
+        app, tmp_path, re.compile(re.escape(worst.label)), one=True,
+        csv_row=lambda r: r["choice"] == worst.label and r["turn"] == "2")
+    assert list(game.actions) == list(mirror.actions)  # the copy followed the same game
+    page.screenshot(path=str(artifacts / "coach-yahtzee-whole.png"), full_page=True)
