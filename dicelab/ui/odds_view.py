@@ -235,6 +235,20 @@ def _yahtzee_rows(table, game, held) -> YahtzeeOdds:
         if mine in adv.keeps:
             note += (f" Holding {' '.join(map(str, mine)) or 'nothing'} now is worth "
                      f"{adv.keeps[mine]:.1f}.")
+    r = _yahtzee_race(game)  # the last box against others: the play to win (words.yahtzee_note)
+    if r is not None and r.differs:
+        kind, what = r.choice
+        best = what if kind == "box" else None
     out = YahtzeeOdds(rows, best, note)
     out.advice = adv
+    out.race = r
     return out
+
+
+def _yahtzee_race(game):
+    """The last-box win readout (dicelab.odds.yahtzee_race), None where it does not apply."""
+    mod = odds_module("yahtzee_race")
+    try:
+        return mod.race(game) if mod is not None else None
+    except Exception:  # a card the race does not cover: the points advice stands alone
+        return None
