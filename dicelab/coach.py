@@ -254,13 +254,10 @@ class FiveDiceSource(ValueSource):
         return f"{value:,.0f}" if abs(value - round(value)) < 1e-9 else f"{value:,.1f}"
 
 
-class BonesWinSource(ChanceSource):
-    """Chance to win the game (two-seat Bones: the exact play-to-win table, ``odds.win``).
-    A second column beside the points: in regular turns it never decides "best" or "mistake",
-    it says what a choice cost in games won, and where the points and the chance to win
-    disagree. In a final turn (the other reached the target) the points do not count: there
-    it judges the decision itself (``takes_over``; exact without the table,
-    ``win.final_readout``)."""
+class GameWinSource(ChanceSource):
+    """The chance to win the game, beside a variant's own unit where an exact play-to-win
+    solver covers the decision (a later source: its column, and one sentence where its best
+    play is not the first source's)."""
 
     name = "win"
     unit = "chance to win the game"
@@ -269,6 +266,22 @@ class BonesWinSource(ChanceSource):
     # where their win chances differ by more than this: 0.1 percentage points, so the two
     # numbers the sentence prints differ
     DISAGREE = 1e-3
+
+    def disagree(self, best_label: str, best: float, points_label: str, points: float) -> str:
+        """One sentence where the points' best play is not the play that wins most."""
+        return (f"Points and the chance to win disagree here: {best_label} wins the game "
+                f"{self.fmt(best)} of the time, {points_label} (the points play) "
+                f"{self.fmt(points)}.")
+
+
+class BonesWinSource(GameWinSource):
+    """Chance to win the game (two-seat Bones: the exact play-to-win table, ``odds.win``).
+    A second column beside the points: in regular turns it never decides "best" or "mistake",
+    it says what a choice cost in games won, and where the points and the chance to win
+    disagree. In a final turn (the other reached the target) the points do not count: there
+    it judges the decision itself (``takes_over``; exact without the table,
+    ``win.final_readout``)."""
+
     # tables up to this target build in about 2 s of CPU: built on the spot; larger ones
     # (the default 10,000: ~25 s) only if ready (``table_if_ready`` builds them elsewhere)
     BUILD_TARGET = 3000
@@ -392,12 +405,6 @@ class BonesWinSource(ChanceSource):
                     f"time.")
         return (f"{_cap(best.label)} wins the game {self.fmt(best.value)} of the time, "
                 f"{chosen.label} {self.fmt(chosen.value)}.")
-
-    def disagree(self, best_label: str, best: float, points_label: str, points: float) -> str:
-        """One sentence where the points' best play is not the play that wins most."""
-        return (f"Points and the chance to win disagree here: {best_label} wins the game "
-                f"{self.fmt(best)} of the time, {points_label} (the points play) "
-                f"{self.fmt(points)}.")
 
 
 # ----- Under40 -----------------------------------------------------------------------------------
@@ -529,10 +536,30 @@ class YahtzeeSource(ValueSource):
                 f"{chosen.label} {self.fmt(chosen.value)}.")
 
 
+class YahtzeeRaceSource(GameWinSource):
+    """Chance to win the game in Yahtzee's last round (``odds.yahtzee_race``: with one box
+    left, the exact chance to finish above every other seat for every keep and for scoring
+    now). Only where that chance is exact: at most one other seat still to play."""
+
+    def supports(self, game) -> str | None:
+        return "" if game.n_seats < 2 else None
+
+    def options(self, game) -> list[Option]:
+        from .odds.yahtzee_race import race
+
+        r = race(game)
+        if r is None or not r.exact:
+            return []
+        opts = [Option(("box", r.box), "scoring", r.score_win)]
+        opts += [Option(("keep", k), "keeping", w) for k, (w, _pts) in r.keeps.items()
+                 if len(k) < 5]  # keeping every die is no re-roll (as YahtzeeSource)
+        return opts
+
+
 # variant -> value sources, the first one decides "best" and "lost"; later ones add columns
 SOURCES: dict[str, list[Callable[[], ValueSource]]] = {
     "bones": [FiveDiceSource, BonesWinSource], "thousand": [FiveDiceSource], "under40": [Under40Source],
-    "yahtzee": [YahtzeeSource],
+    "yahtzee": [YahtzeeSource, YahtzeeRaceSource],
 }
 
 
