@@ -453,6 +453,34 @@ class Under40Source(ChanceSource):
                 f"{self.fmt(best.value)} of the time, {chosen.label} {self.fmt(chosen.value)}.")
 
 
+class Under40WinSource(GameWinSource):
+    """Chance to win the game in Under40's last stretch (``odds.under40_game``: two players,
+    both totals within its reach of the target, both playing for the game), beside the chance
+    to win the round."""
+
+    def supports(self, game) -> str | None:
+        return "" if game.n_seats != 2 else None
+
+    def options(self, game) -> list[Option]:
+        from .odds import under40_game
+
+        st = game.state
+        me = st.current
+        low = game.config.target - under40_game.REACH
+        if st.phase != "decide" or min(st.totals) < low:
+            return []  # outside the solved stretch (checked before solving it, ~3 s once)
+        try:
+            r = under40_game.solve(game.config.target).readout(
+                st.totals[me], st.totals[1 - me], st.starter == me, st.round_scores[me],
+                game.round_others()[0] if game.round_others() else 0)
+        except RuleError:  # a total at the target (the round decides the game)
+            return []
+        opts = [Option(("roll",), "rolling on", float(r.roll_win))]
+        if r.stop_win is not None:
+            opts.append(Option(("stop",), "stopping", float(r.stop_win)))
+        return opts
+
+
 # ----- Yahtzee -----------------------------------------------------------------------------------
 class YahtzeeSource(ValueSource):
     """Expected final score (the solved table of the game's rules; the player's own card)."""
@@ -558,7 +586,7 @@ class YahtzeeRaceSource(GameWinSource):
 
 # variant -> value sources, the first one decides "best" and "lost"; later ones add columns
 SOURCES: dict[str, list[Callable[[], ValueSource]]] = {
-    "bones": [FiveDiceSource, BonesWinSource], "thousand": [FiveDiceSource], "under40": [Under40Source],
+    "bones": [FiveDiceSource, BonesWinSource], "thousand": [FiveDiceSource], "under40": [Under40Source, Under40WinSource],
     "yahtzee": [YahtzeeSource, YahtzeeRaceSource],
 }
 

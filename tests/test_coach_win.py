@@ -428,3 +428,29 @@ def test_yahtzee_last_round_has_the_race_chance():
     assert all(e.extra["win"].lost >= 0 for e in last)
     one = dicelab.review(played("yahtzee", ["greedy"], 3, preset="no_bonus"))
     assert one.extras == {} and one.notes == []
+
+
+# ----- Under40's last stretch: the chance to win the game beside the round -------------------------
+def test_under40_last_stretch_has_the_game_chance():
+    """Two players, both totals within odds.under40_game's reach of the target: every decision
+    gets the chance to win the game of rolling on and of stopping, equal to its readout;
+    outside the stretch, none."""
+    from dicelab.odds import under40_game
+
+    inside = outside = 0
+    for g, d in decisions("under40", ["random", "cautious"], n=150, target=300):
+        st = g.state
+        extra = dict((s.name, opts) for s, opts in d.extra)
+        if min(st.totals) < 300 - under40_game.REACH:
+            assert extra.get("win", []) == []
+            outside += 1
+            continue
+        me = st.current
+        r = under40_game.solve(300).readout(st.totals[me], st.totals[1 - me], st.starter == me,
+                                            st.round_scores[me], g.round_others()[0])
+        got = {o.key: o.value for o in extra["win"]}
+        assert got == {("roll",): r.roll_win, **({("stop",): r.stop_win} if r.stop_win
+                                                 is not None else {})}
+        assert set(got) == {o.key for o in d.options}
+        inside += 1
+    assert inside > 20 and outside > 20
