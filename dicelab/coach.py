@@ -9,12 +9,15 @@ action, the options of the player on turn are valued by the variant's exact solv
   ``round_readout``);
 - Yahtzee: expected final score (the solved table's ``advise``: every keep and every box).
 
-A state where the rules leave one option is not a decision (nor, in points, a Bones/Thousand
-final turn: only passing the leader counts there). What a choice lost is the best option's value
-minus the chosen one's (0 for the best, never negative). The value of an option comes from a
-small per-variant ``ValueSource``; later sources in ``SOURCES`` add columns (``Entry.extra``,
-``SeatSummary.extra_lost``) without deciding "best": two-seat Bones adds the chance to win the
-game (``odds.win``, ``BonesWinSource``) and one sentence where it disagrees with the points.
+A state where the rules leave one option is not a decision. What a choice lost is the best
+option's value minus the chosen one's (0 for the best, never negative). The value of an option
+comes from a small per-variant ``ValueSource``; later sources in ``SOURCES`` add columns
+(``Entry.extra``, ``SeatSummary.extra_lost``) without deciding "best": the chance to win the game
+where an exact play-to-win solver covers the decision (``GameWinSource``: two-seat Bones,
+``odds.win``; Yahtzee's last round, ``odds.yahtzee_race``; Under40's last stretch,
+``odds.under40_game``), and one sentence where it disagrees with the first. A Bones final turn
+is not judged in points (only passing the leader counts there): in a two-seat game the chance
+to win judges it (``takes_over``; its entry's unit says so and the points columns stay empty).
 
     review = dicelab.review(game)      # a Game, a saved game's JSON (text or dict)
     review.seats["Ann"].lost           # value lost in all
