@@ -18,12 +18,19 @@ from playwright.sync_api import expect
 
 import dicelab
 
-from .driver import App
+from .driver import DEEP, App
 
 pytestmark = pytest.mark.browser
 SLOW = pytest.mark.skipif(not os.environ.get("DICELAB_SLOW"),
                           reason="slow: set DICELAB_SLOW=1")
 HIGHLIGHT = "rgb(253, 226, 225)"  # coach_view.COSTLY
+# the review table's rows drawn now: [text, highlighted] (through Panel's shadow roots)
+MARKED = DEEP + """
+(() => window.__deep('.tabulator-row').map(r => {
+  const c = r.querySelector('.tabulator-cell[tabulator-field=player]');
+  return [r.innerText, !!c && getComputedStyle(c).backgroundColor === '%s'];
+}))()
+""" % HIGHLIGHT
 
 
 def coach_on(app: App):
@@ -89,12 +96,13 @@ def check_review_and_downloads(app: App, tmp_path, bad_choice: re.Pattern, one: 
     # the costly row is highlighted (the styles arrive just after the rows: wait for them)
     expect(rows.first.locator(".tabulator-cell[tabulator-field=player]").first).to_have_css(
         "background-color", HIGHLIGHT, timeout=15_000)
-    marked = []
-    for i in range(rows.count()):
-        row = rows.nth(i)
-        bg = row.locator(".tabulator-cell[tabulator-field=player]").first.evaluate(
-            "c => getComputedStyle(c).backgroundColor")
-        marked.append((row.inner_text(), bg == HIGHLIGHT))
+    # read every row drawn, in one look; the table may redraw once more after the sort:
+    # look again until the costliest (first) row is drawn highlighted
+    for _ in range(40):
+        marked = page.evaluate(MARKED)
+        if marked and marked[0][1] and bad_choice.search(marked[0][0]):
+            break
+        page.wait_for_timeout(250)
     bad = [text for text, hot in marked if hot]
     assert bad and all(bad_choice.search(t) for t in bad), marked
     assert len(bad) == 1 or not one, marked
