@@ -12,6 +12,31 @@ from .errors import RuleError
 VARIANTS = ("bones", "thousand", "under40", "yahtzee")
 
 
+def _thousand_options(s) -> None:
+    """Thousand settings the win table and the lab take on the command line."""
+    s.add_argument("--barrel", type=int, default=None, help="thousand: the barrel's total")
+    s.add_argument("--pits", default=None, help="thousand: e.g. 200-300,600-700 ('none': no pit)")
+    s.add_argument("--barrel-fall", type=int, default=None, help="thousand: points lost on falling")
+    s.add_argument("--bolt-penalty", type=int, default=None, help="thousand: 0, 50, 100, ...")
+
+
+def thousand_settings(args) -> dict:
+    """The Thousand settings given by ``_thousand_options`` (only those given)."""
+    out = {k: getattr(args, k) for k in ("barrel", "barrel_fall", "bolt_penalty")
+           if getattr(args, k, None) is not None}
+    if getattr(args, "pits", None) is not None:
+        out["pits"] = [] if args.pits == "none" else [_pit(p) for p in args.pits.split(",")]
+    return out
+
+
+def _pit(text: str) -> tuple[int, int]:
+    try:
+        lo, hi = (int(x) for x in text.split("-"))
+    except ValueError:
+        raise RuleError(f"--pits: a pit is low-high, e.g. 200-300, got {text!r}") from None
+    return lo, hi
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="dicelab", description="Play and understand dice games.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -47,9 +72,17 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--score", type=int, default=0)
     s.add_argument("--leader", type=int, default=None)
     s.add_argument("--win", action="store_true",
-                   help="bones: chance to win a two-seat game (with --opponent)")
+                   help="bones, thousand: chance to win a two-seat game (with --opponent)")
     s.add_argument("--opponent", type=int, default=None, help="--win: the other's banked total")
     s.add_argument("--target", type=int, default=None, help="--win: points that win the game")
+    _thousand_options(s)
+    s.add_argument("--bolts", type=int, default=0, help="thousand --win: my bolts in a row")
+    s.add_argument("--opponent-bolts", type=int, default=0,
+                   help="thousand --win: the other's bolts in a row")
+    s.add_argument("--barrel-turns", type=int, default=0,
+                   help="thousand --win: my failed turns on the barrel")
+    s.add_argument("--opponent-barrel-turns", type=int, default=0,
+                   help="thousand --win: the other's failed turns on the barrel")
     s.add_argument("--json", action="store_true")
 
     s = sub.add_parser("simulate", help="the strategy lab: computer players against each other")
@@ -63,6 +96,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--min-on-board", type=int, default=None, help="bones")
     s.add_argument("--target", type=int, default=None)
     s.add_argument("--preset", default=None, help="bones: hypercard|french; yahtzee: official|seed")
+    _thousand_options(s)
     s.add_argument("--json", action="store_true")
     s.add_argument("--no-progress", action="store_true")
 
@@ -143,6 +177,10 @@ def cmd_simulate(args) -> int:
 
     settings = {k: v for k, v in (("min_on_board", args.min_on_board), ("target", args.target),
                                   ("preset", args.preset)) if v is not None}
+    extra = thousand_settings(args)
+    if extra and args.variant != "thousand":
+        raise RuleError("--barrel, --pits, --barrel-fall and --bolt-penalty are Thousand settings")
+    settings.update(extra)
     games = args.games if args.games is not None or args.turns is not None else 1000
     result = simulate(args.variant, args.players, games=games, turns=args.turns, seed=args.seed,
                       progress=not (args.json or args.no_progress) and sys.stderr.isatty(),

@@ -78,8 +78,8 @@ def win_rules(rules: Any = "bones", **over) -> WinRules:
     elif isinstance(rules, str):
         if rules != "bones":
             if rules == "thousand":
-                raise RuleError("the exact win table exists for Bones only so far (Thousand: "
-                                "see the README, 'Chance to win')")
+                raise RuleError("win_rules is Bones'; Thousand's: win_thousand.thousand_win_rules "
+                                "(win.table('thousand') dispatches)")
             raise RuleError(f"exact win chances are for bones, not {rules!r}")
         base = WinRules()
     elif hasattr(rules, "min_on_board"):
@@ -585,11 +585,26 @@ def cache_dir() -> Path:
     return Path(user_cache_dir("dicelab")) / "win"
 
 
+def is_thousand(rules: Any) -> bool:
+    """Whether ``rules`` name Thousand: "thousand", its settings, a game config, turn rules."""
+    if isinstance(rules, str):
+        return rules == "thousand"
+    if type(rules).__name__ == "ThousandWinRules":
+        return True
+    variant = getattr(rules, "variant", None)
+    return variant == "thousand" or (variant is None and hasattr(rules, "barrel"))
+
+
 def table(rules: Any = "bones", progress: bool = True,
-          cache: bool | str | os.PathLike = True, **over) -> WinTable:
+          cache: bool | str | os.PathLike = True, **over):
     """The win table of these Bones rules (``win_rules``); solved on first use with a
     progress bar, then kept in memory and in a file under the user cache dir (``cache=True``),
-    another folder (``cache=path``), or nowhere (``cache=False``)."""
+    another folder (``cache=path``), or nowhere (``cache=False``). Thousand's rules give
+    ``win_thousand.table``."""
+    if is_thousand(rules):
+        from . import win_thousand
+
+        return win_thousand.table(rules, progress, cache, **over)
     r = win_rules(rules, **over)
     if cache is False:
         return _new(r, progress)
@@ -607,7 +622,7 @@ def table(rules: Any = "bones", progress: bool = True,
 _BUILDING: dict[str, Any] = {}
 
 
-def table_if_ready(rules: Any = "bones", **over) -> WinTable | None:
+def table_if_ready(rules: Any = "bones", **over):
     """The table if it is in memory or in the cache folder; otherwise None, after starting
     one build in a separate process (so a web page never waits for it, nor shares its CPU
     time with the page's thread); a later call finds the file it writes. Environment
@@ -615,6 +630,10 @@ def table_if_ready(rules: Any = "bones", **over) -> WinTable | None:
     import subprocess
     import sys
 
+    if is_thousand(rules):
+        from . import win_thousand
+
+        return win_thousand.table_if_ready(rules, **over)
     r = win_rules(rules, **over)
     folder = cache_dir()
     mem_key = f"{r.key}@{folder}"
