@@ -20,10 +20,13 @@ more bolt or barrel attempt, a penalty or fall a lower layer (last sweep's value
 once no value changed by more than ``TOL`` (1e-9) in a sweep; then one more sweep records the
 policy's stand bits (its largest change is reported as the residual).
 
-Totals below ``floor`` count as the floor (default: three bolt penalties or barrel falls below
-zero, -300 with the default settings): a player gets there only after several penalties far
-behind, so moving the floor deeper changes the chances of ordinary states very little (measured
-in the README; it is the one approximation besides the tolerance).
+The table stops at a ``floor`` (default: three bolt penalties or barrel falls below zero, -300
+with the default settings): a bust that would take a total below it counts as a lost game. A
+player gets there only after several penalties far behind, so a deeper floor changes the
+chances of ordinary states very little (measured in the README); it is the one approximation
+besides the tolerance. (Clamping at the floor instead would make the floor's penalties a cycle
+that value iteration converges through slowly: the hopeless player at the floor busts often.)
+Lookups of a standing below the floor read the floor's.
 """
 from __future__ import annotations
 
@@ -108,7 +111,7 @@ def thousand_win_rules(rules: Any = "thousand", floor: int | None = None,
     return ThousandWinRules(five, int(floor))
 
 
-# ----- statuses -----------------------------------------------------------------------------------
+# ----- statuses ----------------------------------------------------------------------------------
 class _Statuses:
     """Every status of one player, numbered: first the opened totals floor..top-1 with no bolt
     (so the status after a stand at c is c - floor), then the other bolt counts, the unopened
@@ -143,7 +146,9 @@ class _Statuses:
         need = turn.stand_need(r, pts.total, pts.on_board, pts.on_barrel)
         self.need = np.maximum(1, -(-np.asarray(need) // u))
         after = turn.bust(r, pts)
-        self.bust = self.index(after, u)
+        # a bust that would take the total below the floor loses the game: status n, "lost"
+        below = np.asarray(after.total) // u < F
+        self.bust = np.where(below, self.n, self.index(after, u))
         # a stand at c (from any status off the barrel): the status it leads to
         c = np.arange(F, top + 1)
         first = Standing(np.full(len(c), F * u), True, False, 0, 0)
@@ -175,7 +180,7 @@ class _Statuses:
         return out
 
 
-# ----- the turn kernel ---------------------------------------------------------------------------
+# ----- the turn kernel --------------------------------------------------------------------------
 class _Kernel:
     """The five-dice rolls as distinct (points, next dice) rows and a [5, rows] chance matrix."""
 
@@ -195,7 +200,7 @@ class _Kernel:
         self.p_on = 1.0 - k.bust[5] - k.p_hot5       # 5 dice: counts and leaves dice
 
 
-# ----- the solver ----------------------------------------------------------------------------------
+# ----- the solver ---------------------------------------------------------------------------------
 @dataclass
 class _Block:
     i: np.ndarray        # my status (turn DP pairs sorted by my total, then the barrel's pairs)
@@ -254,8 +259,8 @@ class _Solver:
         where = np.minimum(np.searchsorted(-lows, -(st.top + st.total[bar_j]), side="left"),
                            len(lows) - 1)
         lvl = st.bolts + st.turns
-        blk_id = np.full((S, S), -1, dtype=np.int64)
-        blk_pos = np.zeros((S, S), dtype=np.int64)
+        blk_id = np.full((S + 1, S + 1), -1, dtype=np.int64)   # (+ "lost")
+        blk_pos = np.zeros((S + 1, S + 1), dtype=np.int64)
         self.blocks = []
         for z, (a, e) in enumerate(zip(cuts[:-1], cuts[1:])):
             bi, bj = ii[a:e], jj[a:e]
@@ -272,7 +277,6 @@ class _Solver:
         for z, blk in enumerate(self.blocks):
             ti, tj = blk.j, st.bust[blk.i]
             pos = np.where(blk_id[ti, tj] == z, blk_pos[ti, tj], 0)
-            # (a penalty at the floor keeps the totals but not the level: last values there)
             inside = (blk_id[ti, tj] == z) & (blk.level[pos] == blk.level + 1)
             blk.target = np.where(inside, pos, -1)
 
@@ -358,13 +362,21 @@ class _Solver:
         return start, slope
 
 
+def _start_values(S: int) -> np.ndarray:
+    """W [S + 1, S + 1] to iterate from; the last status is "lost": beaten by anyone."""
+    W = np.full((S + 1, S + 1), 0.5)
+    W[:, S] = 1.0
+    W[S, :] = 0.0
+    return W
+
+
 def _build(tr: ThousandWinRules, progress: bool = True, tol: float = TOL,
            max_sweeps: int = 500, callback=None):
     """W [S, S], stand bits, the sweeps it took and the last sweep's largest change."""
     solver = _Solver(tr)
     solver.layers()
     S = solver.st.n
-    W = np.full((S, S), 0.5)
+    W = _start_values(S)
     from tqdm.auto import tqdm
 
     history = []
@@ -387,7 +399,7 @@ def _build(tr: ThousandWinRules, progress: bool = True, tol: float = TOL,
     return W, bits, len(history) + 1, residual, solver
 
 
-# ----- the table -----------------------------------------------------------------------------------
+# ----- the table ----------------------------------------------------------------------------------
 def _standing(tr: ThousandWinRules, s) -> Standing:
     """A Standing from a Standing or a banked total (points): opened when not 0, on the barrel
     (no attempt used) when it is the barrel's total, no bolts."""
@@ -496,7 +508,7 @@ class ThousandWinTable:
         return out & (n < 5)
 
 
-# ----- solve and cache -----------------------------------------------------------------------------
+# ----- solve and cache ----------------------------------------------------------------------------
 _MEMORY: dict[str, ThousandWinTable] = {}
 _BUILDING: dict[str, Any] = {}
 
@@ -568,7 +580,7 @@ def _load(path: Path, tr: ThousandWinRules) -> ThousandWinTable | None:
         return None
     st = _Statuses(tr)
     W, bits = z["W"], z["bits"]
-    if meta.get("key") != tr.key or meta.get("format") != FORMAT or W.shape != (st.n, st.n) \
+    if meta.get("key") != tr.key or meta.get("format") != FORMAT or W.shape != (st.n + 1, st.n + 1) \
             or not np.all(np.isfinite(W)) or W.min() < 0 or W.max() > 1 \
             or bits.dtype != np.uint8 or bits.shape != (_bit_offsets(st)[1],):
         return None
