@@ -7,7 +7,11 @@ Thousand's default table is not built here (many minutes; README "Chance to win"
 smaller Thousand settings whose tables build in seconds, with every rule in play (opening, a pit,
 the barrel with three attempts and a fall, bolts with a penalty).
 
-    .venv/bin/python benchmarks/win_duels.py [games per matchup, default 200000]
+    .venv/bin/python benchmarks/win_duels.py [games per matchup, default 200000] [race]
+
+``race``: only the race-rule table: `optimal` with the rule forced on against `optimal`
+without it, at several chances of finishing from the barrel (the rule's RACE_LIKELY threshold
+turns it on from 50%).
 """
 import os
 
@@ -45,8 +49,33 @@ def duel(play, a, b, n, seed):
     return k / n, lo, hi
 
 
+def race_table(n):
+    """Does rolling on to the barrel pay, by the chance the other finishes from it?"""
+    rows = []
+    for barrel in (100, 110, 120, 125, 130):
+        cfg = ThousandSettings(target=150, barrel=barrel, pits=[(25, 50)], barrel_fall=50,
+                               bolt_penalty=50)
+        r = cfg.turn_rules()
+        finish = fd.reach_chance(r, r.target - r.barrel, on_barrel=True, banked=r.barrel)
+        plain = duels.thousand_optimal_policy(cfg, race=False)
+        forced = duels.race_policy(plain, r, likely=0.0)
+
+        def play(pols, games, seed, r=r):
+            return duels.play_thousand(pols, games, r, seed=seed)
+        p, lo, hi = duel(play, forced, plain, n, 31)
+        rows.append((f"T150, barrel {barrel}", f"{finish:.1%}", n, f"{p:.4f}",
+                     f"[{lo:.4f}, {hi:.4f}]", "helps" if lo > 0.5 else
+                     "hurts" if hi < 0.5 else "no difference seen"))
+        print(rows[-1], flush=True)
+    print_table("Thousand's race rule: optimal with the rule forced on vs without (win rate)",
+                ["settings", "other finishes from the barrel", "games", "win rate",
+                 "95% interval", "the rule"], rows)
+
+
 def main():
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
+    if sys.argv[2:] == ["race"]:
+        return race_table(n)
     rows = []
     for name, kw in THOUSAND.items():
         cfg = ThousandSettings(**kw)

@@ -83,6 +83,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="thousand --win: my failed turns on the barrel")
     s.add_argument("--opponent-barrel-turns", type=int, default=0,
                    help="thousand --win: the other's failed turns on the barrel")
+    s.add_argument("--build", action="store_true",
+                   help="thousand --win: build a large exact table (many minutes) instead of "
+                        "estimating by play-outs")
     s.add_argument("--json", action="store_true")
 
     s = sub.add_parser("simulate", help="the strategy lab: computer players against each other")

@@ -127,7 +127,7 @@ def test_bad_states_raise(small):
 
 
 def test_disk_cache_round_trip(small, cache):
-    win_thousand._MEMORY.clear()
+    win._MEMORY.clear()
     again = win.table("thousand", progress=False, cache=cache, **SMALL)
     assert again is not small and np.array_equal(again.W, small.W)
     assert np.array_equal(again.bits, small.bits)
@@ -181,6 +181,25 @@ def test_cli_win_json(small, cache, monkeypatch, capsys):
     assert main(argv[:7] + argv[11:-1]) == 0          # a turn's start, as text
     assert "chance to win" in capsys.readouterr().out
     assert main(["odds", "thousand", "--barrel", "100"]) != 0      # goes with --win
+
+
+def test_cli_estimates_where_the_table_is_large(cache, monkeypatch, capsys):
+    """A table too large to build on demand (here: any, BIG 0) and not cached: the CLI gives
+    the chance by play-outs of `optimal`, labelled as an estimate with its interval."""
+    from dicelab.cli import main
+
+    monkeypatch.setattr(win, "cache_dir", lambda: cache / "empty")
+    monkeypatch.setattr(win_thousand, "BIG", 0)
+    win._MEMORY.clear()
+    argv = ["odds", "thousand", "--win", "--banked", "30", "--opponent", "80", "--turn-total",
+            "25", "--dice", "2", "--target", "150", "--barrel", "100", "--pits", "25-50",
+            "--barrel-fall", "50", "--bolt-penalty", "50"]
+    assert main(argv + ["--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["estimate"] is True and out["stand_in"] == "optimal"
+    lo, hi = out["win_chance_interval"]
+    assert lo <= out["win_chance"] <= hi and out["stand_win_chance"] is not None
+    assert main(argv) == 0 and "ESTIMATE" in capsys.readouterr().out
 
 
 def test_simulate_accepts_winning(small, cache, monkeypatch):

@@ -91,10 +91,8 @@ def play(policies: tuple[StandFn, StandFn], n_games: int, *, target: int, min_on
             pending[reg_s] = False
             turns[gs] += 1
         # everyone else rolls
-        r = np.flatnonzero(~stand)
-        gr = g[r]
-        k = n[gr] * 6 ** 5 + rng.integers(0, 6 ** 5, size=gr.size)
-        cnt = cnt_table[k]
+        gr = g[~stand]
+        pts, cnt = _roll(rng, n[gr], pts_table, cnt_table)
         bust = cnt == 0
         gb = gr[bust]
         # a bust in a final turn ends the game for the leader; else the turn passes
@@ -106,12 +104,23 @@ def play(policies: tuple[StandFn, StandFn], n_games: int, *, target: int, min_on
         t[rb], n[rb] = 0, 5
         pending[rb] = False
         go = gr[~bust]
-        t[go] += pts_table[k[~bust]] // UNIT
-        left = n[go] - cnt[~bust]
-        n[go] = np.where(left == 0, 5, left)
+        _advance(t, n, go, pts[~bust] // UNIT, cnt[~bust])
         pending[go] = True
         g = g[winners[g] < 0]
     return Duels(winners, rolls, tot * UNIT, turns)
+
+
+def _roll(rng, n_dice: np.ndarray, pts_table, cnt_table):
+    """One roll of n dice per game from the lab's roll tables: (points, counting dice)."""
+    k = n_dice * 6 ** 5 + rng.integers(0, 6 ** 5, size=n_dice.size)
+    return pts_table[k], cnt_table[k]
+
+
+def _advance(t, n, go, pts, cnt) -> None:
+    """The games ``go`` scored: add the points, set the counting dice aside (hot dice: 5)."""
+    t[go] += pts
+    left = n[go] - cnt
+    n[go] = np.where(left == 0, 5, left)
 
 
 def table_policy(table) -> StandFn:
@@ -164,11 +173,13 @@ allow a stand."""
 
 
 def play_thousand(policies: tuple[ThousandStandFn, ThousandStandFn], n_games: int, rules,
-                  start=None, rng=None, seed=None, max_steps: int = 200_000) -> Duels:
+                  start=None, rng=None, seed=None, max_steps: int = 200_000,
+                  first: str | None = None) -> Duels:
     """Play ``n_games`` two-seat Thousand games (RULES.md "Thousand") from one state: seat 0 is
     on turn; ``start`` = (my Standing, the other's Standing, turn total, dice left), points,
     plain numbers (default: the start of a game). Stands and busts go through
-    ``rules.fivedice.stand`` / ``bust``; a stand that wins ends the game."""
+    ``rules.fivedice.stand`` / ``bust``; a stand that wins ends the game. ``first``: "stand" or
+    "roll" forces seat 0's decision at a mid-turn start (a stand only where allowed)."""
     from ..rules import fivedice as turn
 
     r = rules if isinstance(rules, turn.FiveDiceRules) else rules.turn_rules() \
@@ -207,6 +218,8 @@ def play_thousand(policies: tuple[ThousandStandFn, ThousandStandFn], n_games: in
             if sel.size:
                 pick = lambda s: turn.Standing(*(np.asarray(x)[sel] for x in s))  # noqa: E731
                 stand[sel] = policies[seat](pick(me), pick(other), t_[sel], n_[sel])
+        if steps == 1 and first is not None:
+            stand = may & (first == "stand")
         s = np.flatnonzero(stand)
         if s.size:
             after, won = turn.stand(r, turn.Standing(*(np.asarray(x)[s] for x in me)), t_[s])
@@ -217,8 +230,7 @@ def play_thousand(policies: tuple[ThousandStandFn, ThousandStandFn], n_games: in
             winners[gs[won]] = cs[won]
         rr = np.flatnonzero(~stand)
         gr = g[rr]
-        k = n[gr] * 6 ** 5 + rng.integers(0, 6 ** 5, size=gr.size)
-        cnt = cnt_table[k]
+        pts, cnt = _roll(rng, n[gr], pts_table, cnt_table)
         bust = cnt == 0
         b = rr[bust]
         if b.size:
@@ -229,12 +241,45 @@ def play_thousand(policies: tuple[ThousandStandFn, ThousandStandFn], n_games: in
         turns[ended] += 1
         cur[ended] = 1 - cur[ended]
         t[ended], n[ended] = 0, 5
-        go = gr[~bust]
-        t[go] += pts_table[k[~bust]]
-        left = n[go] - cnt[~bust]
-        n[go] = np.where(left == 0, 5, left)
+        _advance(t, n, gr[~bust], pts[~bust], cnt[~bust])
         g = g[winners[g] < 0]
     return Duels(winners, steps, st["total"], turns)
+
+
+def thousand_estimate(rules, me, other, turn_total: int = 0, dice_left: int = 5,
+                      n: int = 20_000, seed=None) -> dict:
+    """Chance to win of the player on turn in two-seat Thousand, estimated by ``n`` play-outs
+    of ``optimal`` for both (a stand-in for the max-win play where its exact table is not
+    built), with 95% Wilson intervals; mid-turn also after a stand and after a roll. Labelled
+    as an estimate (``estimate``: True)."""
+    from ..rules import fivedice as turn
+    from .results import wilson
+
+    r = rules.turn_rules() if hasattr(rules, "turn_rules") else rules
+    pol = thousand_optimal_policy(r)
+    start = (me, other, turn_total, dice_left)
+    need = turn.stand_need(r, me.total, me.on_board, me.on_barrel)
+    may = turn_total > 0 and turn_total >= need and not dice_left == 5
+
+    def chance(first, s):
+        res = play_thousand((pol, pol), n, r, start=start, seed=s, first=first)
+        k = int((res.winners == 0).sum())
+        return k / n, wilson(k, n)
+    out = {"estimate": True, "playouts": n, "stand_in": "optimal"}
+    out["win_chance"], out["win_chance_interval"] = chance(None, seed)
+    if turn_total == 0:
+        out.update(roll_win_chance=out["win_chance"], stand_win_chance=None, decision="roll")
+        return out
+    out["roll_win_chance"], out["roll_interval"] = chance("roll", None if seed is None
+                                                          else seed + 1)
+    out["stand_win_chance"] = out["stand_interval"] = None
+    if may:
+        out["stand_win_chance"], out["stand_interval"] = chance("stand", None if seed is None
+                                                                else seed + 2)
+    stand = out["stand_win_chance"] is not None and \
+        out["stand_win_chance"] >= out["roll_win_chance"]
+    out["decision"] = "stand" if stand else "roll"
+    return out
 
 
 def thousand_table_policy(table) -> ThousandStandFn:

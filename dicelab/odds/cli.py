@@ -30,7 +30,7 @@ def odds_command(args) -> int:
     for name in ("opponent", "target", "barrel", "pits", "barrel_fall", "bolt_penalty"):
         if getattr(args, name, None) is not None:
             raise RuleError(f"--{name.replace('_', '-')} goes with --win")
-    for name in ("bolts", "opponent_bolts", "barrel_turns", "opponent_barrel_turns"):
+    for name in ("bolts", "opponent_bolts", "barrel_turns", "opponent_barrel_turns", "build"):
         if getattr(args, name, 0):
             raise RuleError(f"--{name.replace('_', '-')} goes with --win")
     if args.variant == "under40":
@@ -112,21 +112,44 @@ def _win_thousand(args) -> int:
         return Standing(total, total != 0, on, turns, bolts)
     me = standing(args.banked, args.bolts, args.barrel_turns)
     other = standing(args.opponent, args.opponent_bolts, args.opponent_barrel_turns)
-    table = win.table(settings, progress=not args.json)
-    r = table.readout(me, other, args.turn_total, args.dice or 5)
+    from . import win_thousand
+
+    tr = win_thousand.thousand_win_rules(settings)
+    table = win_thousand.table_if_cached(tr)
+    if table is None and (args.build or len(win_thousand._Statuses(tr).total) <= win_thousand.BIG):
+        table = win.table(settings, progress=not args.json)
+    if table is not None:
+        r = table.readout(me, other, args.turn_total, args.dice or 5).to_dict()
+    else:
+        # the exact table takes many minutes: play-outs of `optimal`, labelled as an estimate
+        from ..lab.win import thousand_estimate
+        from ..rules import fivedice as turn
+
+        for s in (me, other):
+            turn.check_standing(tr.five, s)
+        r = thousand_estimate(settings, me, other, args.turn_total, args.dice or 5,
+                              seed=0)
     out = {"variant": "thousand", "settings": settings.to_dict(), "banked": args.banked,
            "opponent": args.opponent, "bolts": args.bolts, "opponent_bolts": args.opponent_bolts,
            "barrel_turns": args.barrel_turns,
            "opponent_barrel_turns": args.opponent_barrel_turns,
-           "turn_total": args.turn_total, "dice": args.dice or 5, **r.to_dict()}
+           "turn_total": args.turn_total, "dice": args.dice or 5, **r}
     if args.json:
         print(json.dumps(out))
         return 0
+    how = "exact, best play for it" if table is not None else \
+        (f"ESTIMATE from {r['playouts']:,} play-outs of optimal; the exact table takes many "
+         "minutes: --build")
     print(f"Thousand, two players, target {settings.target:,}, barrel {barrel}: chance to win "
-          "(exact, best play for it)")
+          f"({how})")
     print(f"  you {args.banked:,} banked, the other {args.opponent:,}; turn total "
           f"{args.turn_total}, {out['dice']} {'die' if out['dice'] == 1 else 'dice'} to roll")
-    _print_win(r)
+    from types import SimpleNamespace
+
+    _print_win(SimpleNamespace(**r))
+    if table is None:
+        lo, hi = r["win_chance_interval"]
+        print(f"  95% interval of the chance to win: {_pct(lo).strip()} to {_pct(hi).strip()}")
     return 0
 
 

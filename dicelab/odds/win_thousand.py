@@ -43,7 +43,7 @@ from ..errors import RuleError
 from ..rules import fivedice as turn
 from ..rules.fivedice import FiveDiceRules, Standing
 from . import fivedice as fd
-from .cachefile import load_npz, save_npz
+from .cachefile import save_npz
 from . import win as _win
 from .win import TOL, WinReadout, _readout
 
@@ -509,60 +509,40 @@ class ThousandWinTable:
 
 
 # ----- solve and cache ----------------------------------------------------------------------------
-_MEMORY: dict[str, ThousandWinTable] = {}
-_BUILDING: dict[str, Any] = {}
-
-
 def table(rules: Any = "thousand", progress: bool = True,
           cache: bool | str | os.PathLike = True, floor: int | None = None,
           **over) -> ThousandWinTable:
     """The win table of these Thousand rules; solved on first use with a progress bar, then
     kept in memory and in a file under the user cache dir (``cache=True``), another folder
-    (``cache=path``) or nowhere (``cache=False``)."""
+    (``cache=path``) or nowhere (``cache=False``); as ``win.table``."""
     tr = thousand_win_rules(rules, floor, **over)
-    if cache is False:
-        return _new(tr, progress)
-    folder = _win.cache_dir() if cache is True else Path(cache)
-    path = folder / f"win-{tr.key}.npz"
-    mem_key = f"{tr.key}@{folder}"
-    t = _MEMORY.get(mem_key) or _load(path, tr)
-    if t is None:
-        t = _new(tr, progress)
-        _save(path, t)
-    _MEMORY[mem_key] = t
-    return t
+    return _win.cached_table(tr.key, lambda: _new(tr, progress), lambda p: _load(p, tr), _save,
+                             cache)
+
+
+BIG = 400
+"""Tables of more statuses than this take many minutes to build (the default: 723)."""
+
+
+def table_if_cached(rules: Any = "thousand", **over) -> ThousandWinTable | None:
+    """The table if it is in memory or in the cache folder, else None (nothing is built)."""
+    tr = thousand_win_rules(rules, **over)
+    return _win.cached_table(tr.key, lambda: None, lambda p: _load(p, tr), lambda p, t: None,
+                             True)
 
 
 def table_if_ready(rules: Any = "thousand", **over) -> ThousandWinTable | None:
     """The table if it is in memory or in the cache folder; otherwise None, after starting
-    one build in another process (environment ``DICELAB_WIN_BUILD=off``: none)."""
-    import subprocess
-    import sys
-
+    one build in another process (as ``win.table_if_ready``)."""
     tr = thousand_win_rules(rules, **over)
-    folder = _win.cache_dir()
-    mem_key = f"{tr.key}@{folder}"
-    if mem_key in _MEMORY:
-        return _MEMORY[mem_key]
-    path = folder / f"win-{tr.key}.npz"
-    proc = _BUILDING.get(mem_key)
-    if path.exists() and (proc is None or proc.poll() is not None):
-        t = _load(path, tr)
-        if t is not None:
-            _MEMORY[mem_key] = t
-            return t
-    if proc is None and os.environ.get("DICELAB_WIN_BUILD") != "off":
-        f = tr.five
-        code = ("from dicelab.odds import win_thousand as w; from dicelab.rules.fivedice "
-                f"import FiveDiceRules as F; w.table(w.ThousandWinRules(F('thousand', "
-                f"opening={f.opening!r}, pits={f.pits!r}, barrel={f.barrel!r}, "
-                f"target={f.target!r}, barrel_attempts={f.barrel_attempts!r}, "
-                f"barrel_fall={f.barrel_fall!r}, bolts_per_penalty={f.bolts_per_penalty!r}, "
-                f"bolt_penalty={f.bolt_penalty!r}), {tr.floor!r}), progress=False)")
-        _BUILDING[mem_key] = subprocess.Popen([sys.executable, "-c", code],
-                                              stdout=subprocess.DEVNULL,
-                                              stderr=subprocess.DEVNULL)
-    return None
+    f = tr.five
+    code = ("from dicelab.odds import win_thousand as w; from dicelab.rules.fivedice "
+            f"import FiveDiceRules as F; w.table(w.ThousandWinRules(F('thousand', "
+            f"opening={f.opening!r}, pits={f.pits!r}, barrel={f.barrel!r}, "
+            f"target={f.target!r}, barrel_attempts={f.barrel_attempts!r}, "
+            f"barrel_fall={f.barrel_fall!r}, bolts_per_penalty={f.bolts_per_penalty!r}, "
+            f"bolt_penalty={f.bolt_penalty!r}), {tr.floor!r}), progress=False)")
+    return _win.ready_table(tr.key, lambda p: _load(p, tr), code)
 
 
 def _new(tr: ThousandWinRules, progress: bool) -> ThousandWinTable:
@@ -571,16 +551,13 @@ def _new(tr: ThousandWinRules, progress: bool) -> ThousandWinTable:
 
 
 def _load(path: Path, tr: ThousandWinRules) -> ThousandWinTable | None:
-    z = load_npz(path, "meta", "W", "bits")
-    if z is None:
-        return None
-    try:
-        meta = json.loads(str(z["meta"]))
-    except (ValueError, TypeError):
+    z, meta = _win.read_with_meta(path, "W", "bits")
+    if not z:
         return None
     st = _Statuses(tr)
     W, bits = z["W"], z["bits"]
-    if meta.get("key") != tr.key or meta.get("format") != FORMAT or W.shape != (st.n + 1, st.n + 1) \
+    if meta.get("key") != tr.key or meta.get("format") != FORMAT \
+            or W.shape != (st.n + 1, st.n + 1) \
             or not np.all(np.isfinite(W)) or W.min() < 0 or W.max() > 1 \
             or bits.dtype != np.uint8 or bits.shape != (_bit_offsets(st)[1],):
         return None
