@@ -2,6 +2,7 @@
 import panel as pn
 
 from dicelab.ui import create_app
+from dicelab.ui.notebook import EXTENSIONS
 
-pn.extension("tabulator", notifications=False)
+pn.extension(*EXTENSIONS, notifications=False)
 create_app().servable(title="dicelab")

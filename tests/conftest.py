@@ -70,3 +70,13 @@ def no_win_table(tmp_path_factory, monkeypatch):
 
     monkeypatch.setattr(win, "cache_dir", lambda: tmp_path_factory.getbasetemp() / "no-win")
     monkeypatch.setattr(win, "_MEMORY", {})
+
+
+@pytest.fixture(autouse=True)
+def _stop_live_estimates():
+    """An odds panel or win chart of a game without an exact table starts play-outs in the
+    background (dicelab.lab.win_live); none outlives its test."""
+    yield
+    from dicelab.lab import win_live
+
+    win_live.stop_all()

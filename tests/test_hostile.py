@@ -332,6 +332,23 @@ def test_room_limits_per_server_and_per_address():
         RoomService(MemoryStore(), max_rooms=0)
 
 
+def test_expiry_times_come_from_the_environment(monkeypatch):
+    assert (RoomService(MemoryStore()).keep_finished, RoomService(MemoryStore()).idle) == \
+        (3600.0, 21600.0)
+    monkeypatch.setenv("DICELAB_KEEP_FINISHED", "120")
+    monkeypatch.setenv("DICELAB_IDLE", "900.5")
+    service = RoomService(MemoryStore())
+    assert (service.keep_finished, service.idle) == (120.0, 900.5)
+    assert RoomService(MemoryStore(), idle=60).idle == 60.0  # an argument wins
+    for bad in ("soon", "0", "-5", "nan", "inf", "1e12"):
+        monkeypatch.setenv("DICELAB_IDLE", bad)
+        with pytest.raises(RuleError, match="DICELAB_IDLE is a number of seconds"):
+            RoomService(MemoryStore())
+    monkeypatch.delenv("DICELAB_IDLE")
+    with pytest.raises(RuleError, match="DICELAB_KEEP_FINISHED"):
+        RoomService(MemoryStore(), keep_finished=True)
+
+
 def test_finished_and_idle_rooms_expire_into_the_history():
     clock = Clock()
     service = RoomService(MemoryStore(), clock=clock, keep_finished=60, idle=600)

@@ -530,3 +530,68 @@ def test_open_store_specs(tmp_path, monkeypatch):
     default = RoomService()
     assert default.store.path == tmp_path / "dicelab" / "rooms.sqlite3"
     default.close()
+
+
+# ----- the lobby's pages (issue 15: a paged lobby; expired rooms in the history) ---------------
+def test_lobby_pages_and_history_on_every_store(spec):
+    now = [1000.0]
+    service = RoomService(spec, clock=lambda: now[0], idle=600)
+    try:
+        tokens = {}
+        for i in range(7):
+            now[0] += 1
+            _, tokens[i] = service.create(f"R{i}", "bones", {}, "Ann")
+        for i in (1, 3, 5):
+            service.start(f"R{i}", tokens[i])
+        page = service.lobby(2)
+        assert [r.name for r in page["open"][0]] == ["R0", "R2"] and page["open"][1] == 4
+        assert [r.name for r in page["play"][0]] == ["R1", "R3"] and page["play"][1] == 3
+        now[0] += 500
+        service.act("R3", tokens[3], "roll", expect=0)  # R3 is in use: it stays
+        now[0] += 200
+        assert set(service.expire()) == {"r0", "r1", "r2", "r4", "r5", "r6"}
+        page = service.lobby(5)
+        assert (page["open"], [r.name for r in page["play"][0]], page["play"][1]) == \
+            (([], 0), ["R3"], 1)
+        assert [r.name for r in service.history()] == ["R0", "R1", "R2", "R4", "R5", "R6"]
+        assert [r.name for r in service.list_all()] == ["R3"]
+        assert service.store.counts("") == (1, 1)
+    finally:
+        service.close()
+
+
+def test_redis_lobby_page_reads_only_its_rooms(redis_url):
+    now = iter(range(1000, 2000))
+    service = RoomService(redis_url, max_rooms=1000, clock=lambda: float(next(now)))
+    try:
+        tokens = [service.create(f"R{i}", "bones", {}, "Ann")[1] for i in range(40)]
+        for i in range(0, 40, 2):
+            service.start(f"R{i}", tokens[i])
+        read = []
+        mget = service.store._r.mget
+        service.store._r.mget = lambda keys: read.append(len(keys)) or mget(keys)
+        rooms, total = service.store.page(True, 5)
+        assert ([r.name for r in rooms], total, read) == (["R0", "R2", "R4", "R6", "R8"], 20, [5])
+    finally:
+        service.close()
+
+
+def test_redis_rooms_stored_before_the_status_sets_are_filed_once(redis_url):
+    import redis
+
+    from dicelab.rooms.redis_store import RedisStore
+
+    service = RoomService(redis_url, clock=lambda: 1000.0)
+    _, token = service.create("Old1", "bones", {}, "Ann")
+    service.create("Old2", "bones", {}, "Bob")
+    service.start("Old1", token)
+    service.close()
+    r = redis.Redis.from_url(redis_url)
+    r.delete("dicelab:rooms:open", "dicelab:rooms:play", "dicelab:rooms:old",
+             "dicelab:rooms:indexed")  # as an earlier dicelab left them
+    store = RedisStore(redis_url)
+    try:
+        assert [x.name for x in store.page(True, 10)[0]] == ["Old1"]
+        assert [x.name for x in store.page(False, 10)[0]] == ["Old2"]
+    finally:
+        store.close()

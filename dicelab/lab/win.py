@@ -370,6 +370,13 @@ def playout_seats(game, stand_in: str = "optimal"):
     seats = []
     for s in game.seats:
         player = s.player if s.player is not None else make_player(game.variant, stand_in)
+        if s.player is not None and s.strategy:
+            # a fresh computer of the same strategy: play-outs must not draw on the live
+            # seat's own generator (a skill slider's coin), or the game would not replay
+            try:
+                player = make_player(game.variant, getattr(s.player, "spec", s.strategy))
+            except Exception:  # a player not in the registry: it plays itself
+                pass
         seats.append(Seat(s.name, player))
     return seats
 
@@ -388,13 +395,14 @@ def playout_wins(game, n: int, seed=None, stand_in: str = "optimal",
 
 
 def estimate(game, n: int = 400, seed=None, stand_in: str = "optimal",
-             wins: np.ndarray | None = None, done: int = 0) -> Estimate:
+             wins: np.ndarray | None = None, done: int = 0, seats=None) -> Estimate:
     """Estimate each seat's chance to win from here by ``n`` play-outs (``wins`` and ``done``
-    carry earlier play-outs on, so a caller can refine an estimate step by step)."""
+    carry earlier play-outs on, so a caller can refine an estimate step by step; ``seats``
+    the play-outs' seats, default ``playout_seats``)."""
     from .results import wilson
 
     total = (np.zeros(game.n_seats) if wins is None else wins) + playout_wins(game, n, seed,
-                                                                               stand_in)
+                                                                               stand_in, seats)
     m = done + n
     chances = tuple(float(w / m) for w in total)
     intervals = tuple(wilson(int(round(w)), m) for w in total)

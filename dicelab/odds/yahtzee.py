@@ -26,7 +26,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from collections import OrderedDict
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import NamedTuple
@@ -651,6 +651,20 @@ _SOLVING: dict[str, threading.Lock] = {}  # one solve per rules at a time: other
 _GUARD = threading.Lock()
 
 
+def _rules_of(settings: YahtzeeSettings) -> _Rules:
+    """``_Rules`` of these settings, built once per distinct values (a build takes ~10 ms and
+    every computer decision asks for its table)."""
+    return _rules_cached(settings.rerolls, settings.upper_bonus, settings.upper_bonus_threshold,
+                         settings.yahtzee_bonus, bool(settings.joker))
+
+
+@lru_cache(maxsize=16)
+def _rules_cached(rerolls, upper_bonus, threshold, yahtzee_bonus, joker) -> _Rules:
+    return _Rules(YahtzeeSettings(rerolls=rerolls, upper_bonus=upper_bonus,
+                                  upper_bonus_threshold=threshold, yahtzee_bonus=yahtzee_bonus,
+                                  joker=joker))
+
+
 def _settings(settings_or_preset) -> YahtzeeSettings:
     if isinstance(settings_or_preset, YahtzeeSettings):
         return settings_or_preset
@@ -675,7 +689,7 @@ def solve(settings_or_preset: YahtzeeSettings | str = "official", progress: bool
     only in settings the values do not depend on share one table.
     """
     settings = _settings(settings_or_preset)
-    rules = _Rules(settings)
+    rules = _rules_of(settings)
     key = rules.key
     if cache is not False:
         folder = cache_dir() if cache is True else Path(cache)
@@ -704,7 +718,7 @@ def solve(settings_or_preset: YahtzeeSettings | str = "official", progress: bool
 
 def cached(settings_or_preset: YahtzeeSettings | str = "official") -> YahtzeeTable | None:
     """The table of these rules if it is in memory now (no solve, no file read), else None."""
-    key = _Rules(_settings(settings_or_preset)).key
+    key = _rules_of(_settings(settings_or_preset)).key
     with _GUARD:
         table = _MEMORY.get(key)
         if table is not None:
@@ -714,7 +728,7 @@ def cached(settings_or_preset: YahtzeeSettings | str = "official") -> YahtzeeTab
 
 def rules_key(settings_or_preset: YahtzeeSettings | str = "official") -> str:
     """Rules that differ only in settings the values do not depend on share this key."""
-    return _Rules(_settings(settings_or_preset)).key
+    return _rules_of(_settings(settings_or_preset)).key
 
 
 def _prune(folder: Path) -> None:

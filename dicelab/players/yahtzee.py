@@ -30,13 +30,19 @@ def _action(view, choice):
 
 
 class YahtzeeOptimalPlayer(param.Parameterized):
-    """Maximises the expected final score (dicelab.odds.yahtzee's solver for the game's rules)."""
+    """Maximises the expected final score (dicelab.odds.yahtzee's solver for the game's rules),
+    except in its last round against others: there it maximises its chance to finish above
+    them (dicelab.odds.yahtzee_race), where that chance and the points part."""
 
     spec = "optimal"
 
     def choose(self, view):
         from ..odds.yahtzee import solve
+        from ..odds.yahtzee_race import race
 
+        r = race(view)
+        if r is not None and r.differs:
+            return r.choice
         open_boxes, upper, ybox = _situation(view)
         table = solve(view.settings, progress=False)
         best = table.advise(open_boxes, upper, ybox, view.dice, view.rerolls_left).best

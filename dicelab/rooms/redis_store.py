@@ -1,7 +1,9 @@
 """Rooms in Redis, shared by several server processes or hosts.
 
 Keys (``prefix`` "dicelab"): ``dicelab:room:<key>`` the room record (JSON), ``dicelab:log:<key>``
-its actions (a list of JSON texts), ``dicelab:rooms`` a sorted set of room keys by creation time.
+its actions (a list of JSON texts), ``dicelab:rooms`` a sorted set of room keys by creation time,
+and one such set per lobby status (``dicelab:rooms:open``, ``:play``, ``:old`` for the history),
+so that a lobby's page reads its own rooms only, however long the history grows.
 Every change is published on ``dicelab:events`` so the other processes can tell their browsers.
 
 Appending is one Lua script (atomic in Redis): it pushes action N only if the log holds exactly N
@@ -24,11 +26,19 @@ log = logging.getLogger(__name__)
 _CREATE = """
 if redis.call('SET', KEYS[1], ARGV[1], 'NX') then
   redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+  redis.call('ZADD', KEYS[4], ARGV[2], ARGV[3])
   redis.call('PUBLISH', KEYS[3], ARGV[4])
   return 1
 end
 return 0
 """
+
+STATUSES = ("open", "play", "old")
+
+
+def _status(room: Room) -> str:
+    return "old" if room.archived else "play" if room.started else "open"
+
 
 _APPEND = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return -2 end
@@ -59,6 +69,7 @@ class RedisStore(Store):
         self._thread = None
         self._warned = -1e9
         self._warn_if_not_durable()
+        self._index()
 
     def _warn_if_not_durable(self):
         try:
@@ -70,6 +81,28 @@ class RedisStore(Store):
             log.warning("redis at %s runs appendonly=%s appendfsync=%s: an acknowledged action "
                         "may be lost if Redis is killed (use appendonly yes, appendfsync always)",
                         self.url, aof, fsync)
+
+    def _index(self):
+        """Rooms stored before the status sets existed are filed into them once."""
+        marker = f"{self.prefix}:rooms:indexed"
+        if self._r.exists(marker):
+            return
+        keys = self._r.zrange(f"{self.prefix}:rooms", 0, -1, withscores=True)
+        pipe = self._r.pipeline()
+        for (key, created), text in zip(keys, self._r.mget([self._room(k) for k, _ in keys])
+                                        if keys else []):
+            if text is None:
+                continue
+            try:
+                status = _status(Room.from_json(text))
+            except (RuleError, ValueError, TypeError, KeyError):
+                status = "open"  # unreadable: reported (and skipped) when a page reads it
+            pipe.zadd(self._set(status), {key: created})
+        pipe.set(marker, 1)
+        pipe.execute()
+
+    def _set(self, status):
+        return f"{self.prefix}:rooms:{status}"
 
     def _room(self, key):
         return f"{self.prefix}:room:{key}"
@@ -84,7 +117,8 @@ class RedisStore(Store):
     def create(self, room):
         room = room.copy()
         room.rev = 1
-        done = self._create(keys=[self._room(room.key), f"{self.prefix}:rooms", self._channel],
+        done = self._create(keys=[self._room(room.key), f"{self.prefix}:rooms", self._channel,
+                                  self._set(_status(room))],
                             args=[room.to_json(), room.created, room.key,
                                   self._message(room.key, "room")])
         if not done:
@@ -107,6 +141,11 @@ class RedisStore(Store):
             room.rev += 1
             pipe.multi()
             pipe.set(name, room.to_json())
+            status = _status(room)
+            for other in STATUSES:
+                if other != status:
+                    pipe.zrem(self._set(other), key)
+            pipe.zadd(self._set(status), {key: room.created})
             pipe.publish(self._channel, self._message(key, "room"))
             return room, result
 
@@ -116,24 +155,34 @@ class RedisStore(Store):
         pipe = self._r.pipeline()
         pipe.delete(self._room(key), self._log(key))
         pipe.zrem(f"{self.prefix}:rooms", key)
+        for status in STATUSES:
+            pipe.zrem(self._set(status), key)
         pipe.publish(self._channel, self._message(key, "deleted"))
         pipe.execute()
 
+    def _read(self, status, limit=None):
+        keys = self._r.zrange(self._set(status), 0, -1 if limit is None else limit - 1)
+        texts = self._r.mget([self._room(k) for k in keys]) if keys else []
+        return readable_rooms([(k, t) for k, t in zip(keys, texts) if t is not None],
+                              self.damaged)
+
     def rooms(self, open_only=True):
-        keys = self._r.zrange(f"{self.prefix}:rooms", 0, -1)
-        if not keys:
-            return []
-        texts = self._r.mget([self._room(k) for k in keys])
-        rooms = readable_rooms([(k, t) for k, t in zip(keys, texts) if t is not None],
-                               self.damaged)
-        return [r for r in rooms if not (open_only and r.started) and not r.archived]
+        rooms = self._read("open") + ([] if open_only else self._read("play"))
+        # each set is filed by the room's last change: a record changed since says best
+        return sorted((r for r in rooms if not (open_only and r.started) and not r.archived),
+                      key=lambda r: r.created)
 
     def history(self):
-        keys = self._r.zrange(f"{self.prefix}:rooms", 0, -1)
-        texts = self._r.mget([self._room(k) for k in keys]) if keys else []
-        rooms = readable_rooms([(k, t) for k, t in zip(keys, texts) if t is not None],
-                               self.damaged)
-        return [r for r in rooms if r.archived]
+        return [r for r in self._read("old") if r.archived]
+
+    def counts(self, client):
+        rooms = self.rooms(open_only=False)  # the lobby only, never the history
+        return len(rooms), sum(r.client == client for r in rooms)
+
+    def page(self, started, limit):
+        status = "play" if started else "open"
+        rooms = [r for r in self._read(status, limit) if r.started == started and not r.archived]
+        return rooms, self._r.zcard(self._set(status))
 
     # ----- the action log --------------------------------------------------------------------
     def actions(self, key, start=0):

@@ -66,19 +66,20 @@ class RoomService:
     Limits (a classroom server no single client can fill): ``max_rooms`` rooms in the lobby,
     ``max_per_client`` created from one client address (environment ``DICELAB_MAX_ROOMS``,
     ``DICELAB_MAX_ROOMS_PER_CLIENT``); finished games leave the lobby for the store's history
-    after ``keep_finished`` seconds, and rooms nobody changed for ``idle`` seconds too."""
+    after ``keep_finished`` seconds, and rooms nobody changed for ``idle`` seconds too
+    (environment ``DICELAB_KEEP_FINISHED``, ``DICELAB_IDLE``: seconds; default 1 h and 6 h)."""
 
     def __init__(self, store: Store | str | None = None, *, grace: float = 120.0,
                  clock: Callable[[], float] = time.time, max_rooms: int | None = None,
-                 max_per_client: int | None = None, keep_finished: float = 3600.0,
-                 idle: float = 6 * 3600.0):
+                 max_per_client: int | None = None, keep_finished: float | None = None,
+                 idle: float | None = None):
         self.store = store if isinstance(store, Store) else open_store(store)
         self.grace = float(grace)
         self.clock = clock
         self.max_rooms = _limit(max_rooms, "DICELAB_MAX_ROOMS", 500)
         self.max_per_client = _limit(max_per_client, "DICELAB_MAX_ROOMS_PER_CLIENT", 20)
-        self.keep_finished = float(keep_finished)
-        self.idle = float(idle)
+        self.keep_finished = _seconds(keep_finished, "DICELAB_KEEP_FINISHED", 3600.0)
+        self.idle = _seconds(idle, "DICELAB_IDLE", 6 * 3600.0)
         self._swept = -1e18
         self._log_seen: dict[str, tuple[int, float]] = {}  # key -> (log length, when first seen)
         self._lock = threading.Lock()  # guards the three dicts below
@@ -588,6 +589,21 @@ def _limit(value: Any, env: str, default: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise RuleError(f"a room limit is a whole number >= 1, got {value!r}")
     return value
+
+
+def _seconds(value: Any, env: str, default: float) -> float:
+    """A duration in seconds: given, else from ``env``, else ``default``; at least 1 s and at
+    most a year (a typo must not keep every room for ever or expire them at once)."""
+    if value is None:
+        text = os.environ.get(env)
+        try:
+            value = default if text is None or not text.strip() else float(text)
+        except ValueError:
+            raise RuleError(f"{env} is a number of seconds, got {text[:40]!r}") from None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not 1 <= value <= 366 * 86400:  # also refuses nan and inf
+        raise RuleError(f"{env} is a number of seconds from 1 to {366 * 86400}, got {value!r}")
+    return float(value)
 
 
 def _text(value: Any, what: str, limit: int) -> str:

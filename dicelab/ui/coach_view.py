@@ -88,16 +88,17 @@ class CoachView(pn.viewable.Viewer):
 
         r = self.review
         people = [e for e in r.entries if not e.computer] or r.entries
-        fmt = r.source.fmt
         scale = 100 if r.variant == "under40" else 1  # chances in percentage points
         self._mistakes = [e.mistake for e in people]
+        # a final turn (two-seat Bones) is judged by the chance to win: its values show as
+        # chances, its loss in the win column, not in "lost" (points)
         df = pd.DataFrame({
             "turn": [e.turn for e in people],
             "player": [e.player for e in people],
             "state": [e.state for e in people],
-            "choice": [f"{e.chosen.label} ({fmt(e.chosen.value)})" for e in people],
-            "best": [f"{e.best.label} ({fmt(e.best.value)})" for e in people],
-            "lost": [round(scale * e.lost, 2) for e in people],
+            "choice": [f"{e.chosen.label} ({e.source.fmt(e.chosen.value)})" for e in people],
+            "best": [f"{e.best.label} ({e.source.fmt(e.best.value)})" for e in people],
+            "lost": [round(scale * e.lost, 2) if e.unit == r.unit else None for e in people],
             "why": [e.why for e in people],
         })
         # two-seat Bones: the chance to win beside the points (the choice's, the best's, lost)
@@ -132,7 +133,7 @@ class CoachView(pn.viewable.Viewer):
             + "".join(f"<td>{100 * s.extra_lost.get(k, 0.0):.1f}</td>" for k in r.extras)
             + "</tr>" for s in r.seats.values())
         worst = "".join(f"<li><b>{esc(s.player)}</b>, turn {e.turn}, "
-                        f"{esc(r.source.fmt_loss(e.lost))}: {esc(e.why)}</li>"
+                        f"{esc(e.source.fmt_loss(e.lost))}: {esc(e.why)}</li>"
                         for s in r.seats.values() if not s.computer for e in s.costliest)
         notes = "".join(f"<p><small>{esc(n)}</small></p>" for n in r.notes)
         return pn.pane.HTML(

@@ -12,6 +12,7 @@ import uuid
 import panel as pn
 
 TRUE = ("1", "true", "yes", "on")
+EXTENSIONS = ("tabulator",)  # Panel extensions dicelab's views use
 NOTE = ("This dicelab view needs Panel's notebook front end, which is not running here. "
         "Install it with: pip install \"dicelab[notebook]\" (it brings JupyterLab and Panel's "
         "extension), restart JupyterLab, reload the page, make sure the notebook is trusted, "
@@ -40,7 +41,9 @@ def notebook(cdn: bool | None = None) -> None:
     anything (``dicelab.app()`` and the components do it themselves when needed)."""
     inline = not use_cdn(cdn)
     pn.config.inline = inline  # also what each cell's output uses for its own resources
-    pn.extension(inline=inline)
+    # the coach's review table is a Tabulator: its front end must load with Panel's, or the
+    # table stays blank in a notebook (and Panel warns when the app is made)
+    pn.extension(*EXTENSIONS, inline=inline)
 
 
 def loaded() -> bool:

@@ -12,6 +12,7 @@ from ..rules.yahtzee import BOXES, LABELS
 from .components import _Base, current_odds
 from .notebook import HTML
 from .odds_view import FiveDiceOdds, Under40Odds, YahtzeeOdds
+from .win_estimate import estimate_html, win_estimate
 from . import words
 from .words import num, pct
 
@@ -102,6 +103,12 @@ class OddsPanel(_Base):
         self._fig = self._chart.object if self._chart is not None else None
         self._theme()
         self.play.prefs.param.watch(self._theme, "dark")
+        # the chance to win as an estimate (three or more seats, Thousand, Under40, Yahtzee)
+        self._est = HTML("", sizing_mode="stretch_width", stylesheets=[ODDS_CSS],
+                         visible=False)
+        est = win_estimate(self.play)
+        if est is not None:
+            est.param.watch(self._estimate, ["result", "key"])
         self._refresh()
         self.play.param.watch(self._refresh, "tick")
 
@@ -117,8 +124,14 @@ class OddsPanel(_Base):
             elif isinstance(r, Label) and r.text.startswith("BUST"):
                 r.text_color = BUST_ON_DARK if dark else BUST  # AA contrast on either page
 
+    def _estimate(self, *_):
+        text = estimate_html(self.play)
+        self._est.object = f"<div class='odds'>{text}</div>" if text else ""
+        self._est.visible = bool(text)
+
     # ----- per variant -----------------------------------------------------------------------
     def _refresh(self, *_):
+        self._estimate()
         odds = current_odds(self.play)
         if isinstance(odds, FiveDiceOdds):
             self._five(odds)
@@ -242,7 +255,7 @@ class OddsPanel(_Base):
         self._text.object = (
             "<div class='odds' data-testid='odds'><table><thead><tr><th>Open box</th>"
             "<th>now</th><th>chance this turn</th><th>value if scored now</th></tr></thead>"
-            f"<tbody>{body}</tbody></table>{keeps}<p>{esc(o.note)}</p>"
+            f"<tbody>{body}</tbody></table>{keeps}<p>{esc(words.yahtzee_note(o))}</p>"
             "<p><small>Values: expected points still to come with optimal solitaire play."
             "</small></p></div>")
 
@@ -258,4 +271,5 @@ class OddsPanel(_Base):
         if self._chart is not None:
             items.append(self._chart)
         items.append(self._text)
+        items.append(self._est)
         return pn.Column(*items, sizing_mode="stretch_width")

@@ -114,7 +114,10 @@ def _win_odds(g, state, ro, mod):
     win_mod = odds_module("win")
     if win_mod is None:
         return None, "", final
-    table = win_mod.table_if_ready(g.config)
+    try:
+        table = win_mod.table_if_ready(g.config)
+    except RuleError:  # rules the solver takes not (a target below the minimum on board)
+        return None, "", final
     if table is None:
         return None, "chance to win: the exact table is being built", final
     other = state.totals[1 - seat]
@@ -232,6 +235,20 @@ def _yahtzee_rows(table, game, held) -> YahtzeeOdds:
         if mine in adv.keeps:
             note += (f" Holding {' '.join(map(str, mine)) or 'nothing'} now is worth "
                      f"{adv.keeps[mine]:.1f}.")
+    r = _yahtzee_race(game)  # the last box against others: the play to win (words.yahtzee_note)
+    if r is not None and r.differs:
+        kind, what = r.choice
+        best = what if kind == "box" else None
     out = YahtzeeOdds(rows, best, note)
     out.advice = adv
+    out.race = r
     return out
+
+
+def _yahtzee_race(game):
+    """The last-box win readout (dicelab.odds.yahtzee_race), None where it does not apply."""
+    mod = odds_module("yahtzee_race")
+    try:
+        return mod.race(game) if mod is not None else None
+    except Exception:  # a card the race does not cover: the points advice stands alone
+        return None

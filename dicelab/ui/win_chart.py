@@ -1,5 +1,7 @@
-"""A small chart of each seat's chance to win over the game so far (two-seat Bones, exact),
-under the scoreboard. One point per game action, read from the win table when it is there."""
+"""A small chart of each seat's chance to win over the game so far, under the scoreboard: exact
+in two-seat Bones (one point per game action, read from the win table when it is there), an
+estimate from play-outs elsewhere (``win_estimate``: a point per action whose estimate got
+done, its last point refined as the estimate grows)."""
 from __future__ import annotations
 
 import panel as pn
@@ -8,8 +10,10 @@ from bokeh.plotting import figure
 
 from .components import _Base
 from .odds_view import odds_module
+from .win_estimate import win_estimate
 
-COLORS = ("#1565c0", "#c62828")
+COLORS = ("#1565c0", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037",
+          "#ad1457")
 
 
 def seat_chances(game) -> tuple[float, float] | None:
@@ -30,7 +34,8 @@ def seat_chances(game) -> tuple[float, float] | None:
 
 
 class WinChart(_Base):
-    """Each seat's chance to win after every action (exact, two-seat Bones)."""
+    """Each seat's chance to win after every action (exact in two-seat Bones, else an
+    estimate from play-outs)."""
 
     def __init__(self, game=None, **params):
         super().__init__(game, **params)
@@ -38,20 +43,47 @@ class WinChart(_Base):
         self._src = ColumnDataSource(dict(x=[], p0=[], p1=[]))
         self._fig = None
         if g.variant == "bones" and g.n_seats == 2:
-            f = figure(height=150, sizing_mode="stretch_width", toolbar_location=None,
-                       y_range=(0, 1), title="Chance to win (exact)", x_axis_label="action")
-            f.yaxis.formatter = NumeralTickFormatter(format="0%")
-            for i, col in enumerate(COLORS):
-                f.line("x", f"p{i}", source=self._src, color=col, line_width=2,
-                       legend_label=g.seats[i].name)
-                f.scatter("x", f"p{i}", source=self._src, color=col, size=4)
-            f.legend.location = "top_left"
-            f.legend.label_text_font_size = "9pt"
-            self._fig = f
+            self._fig = self._figure("Chance to win (exact)")
         self._seen = -1
+        self._est = None if self._fig is not None else win_estimate(self.play)
+        if self._est is not None:
+            self._fig = self._figure("Chance to win (estimate from play-outs)")
+            self._est.param.watch(self._estimated, "result")
+            self._estimated()
+            return
         self._backfill()
         self._update()
         self.play.param.watch(self._update, "tick")
+
+    def _figure(self, title: str):
+        """Lines of every seat's chance over the actions, in ``self._src`` (x, p0, p1...)."""
+        g = self.game
+        self._src = ColumnDataSource({"x": [], **{f"p{i}": [] for i in range(g.n_seats)}})
+        f = figure(height=150, sizing_mode="stretch_width", toolbar_location=None,
+                   y_range=(0, 1), title=title, x_axis_label="action")
+        f.yaxis.formatter = NumeralTickFormatter(format="0%")
+        for i in range(g.n_seats):
+            col = COLORS[i % len(COLORS)]
+            f.line("x", f"p{i}", source=self._src, color=col, line_width=2,
+                   legend_label=g.seats[i].name)
+            f.scatter("x", f"p{i}", source=self._src, color=col, size=4)
+        f.legend.location = "top_left"
+        f.legend.label_text_font_size = "9pt"
+        return f
+
+    def _estimated(self, *_):
+        """A finished step of the estimate: a new point, or the refined last one."""
+        r, key = self._est.result, self._est.key
+        if r is None:
+            return
+        xs = self._src.data["x"]
+        row = {"x": key, **{f"p{i}": p for i, p in enumerate(r.chances)}}
+        if xs and xs[-1] == key:
+            self._src.patch({k: [(len(xs) - 1, v)] for k, v in row.items()})
+        else:
+            if xs and key < xs[-1]:  # a new game at the same table: start again
+                self._src.data = {k: [] for k in self._src.data}
+            self._src.stream({k: [v] for k, v in row.items()})
 
     def _backfill(self):
         """The game so far, by replaying its actions once (a page opened mid-game)."""

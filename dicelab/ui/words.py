@@ -121,6 +121,40 @@ def points_vs_win(ro, w) -> str:
     return f"For points, {pts}. To win, {w.decision}: {_win_pair(w)}."
 
 
+def yahtzee_choice(choice) -> str:
+    """("keep", (6, 6, 6)) -> "keep 6 6 6"; ("keep", ()) -> "reroll all";
+    ("box", "chance") -> "score Chance now"."""
+    from ..rules.yahtzee import LABELS
+
+    kind, what = choice
+    if kind == "box":
+        return f"score {LABELS[what]} now"
+    return f"keep {' '.join(map(str, what))}" if what else "reroll all"
+
+
+def yahtzee_note(odds) -> str:
+    """The Yahtzee odds' advice sentence: the points advice, or in the last box against others
+    the play to win, with the points contrast where they part."""
+    note = getattr(odds, "note", "")
+    r = getattr(odds, "race", None)
+    if r is None:
+        return note
+    if r.differs:
+        return f"Best play to win: {yahtzee_choice(r.choice)}. {race_points_vs_win(r)}"
+    return f"{note} Chance to win: {pct(r.win_chance)}."
+
+
+def race_points_vs_win(r) -> str:
+    """Yahtzee's last box (odds.yahtzee_race.Race), where points and the chance to win part:
+    "For points, keep 6 6 6 (expected 24.5). To win, reroll all: 31% vs 18%." ("" where they
+    agree)."""
+    if not r.differs:
+        return ""
+    return (f"For points, {yahtzee_choice(r.points_choice)} (expected "
+            f"{r.points_choice_points:.1f}). To win, {yahtzee_choice(r.choice)}: "
+            f"{pct(r.win_chance)} vs {pct(r.points_choice_win)}.")
+
+
 def _win_pair(w) -> str:
     """"41% vs 23%": the chance to win by the preferred play, then by the other."""
     first, second = ((w.roll_win_chance, w.stand_win_chance) if w.decision == "roll"
@@ -227,7 +261,7 @@ def yahtzee_hint(play, odds=None) -> str:
     else:
         text += "no rolls left — choose a box on the score card." if who == "You" \
             else f"{who} must score a box."
-    note = getattr(odds, "note", "")
+    note = yahtzee_note(odds)
     if note and "Best play" in note:
         text += " " + note.split(" Holding")[0]
     return text

@@ -1,4 +1,4 @@
-"""dicelab in JupyterLab with no network: a notebook shows ``dicelab.app()``, a game starts and
+"""dicelab in JupyterLab and in Notebook 7 (the classic notebook) with no network: a notebook shows ``dicelab.app()``, a game starts and
 rolls in it; ``DiceTray(g)`` in one cell follows ``g.apply("roll")`` run in a later cell; and
 every request the page makes goes to the local Jupyter server (the page's other requests are
 blocked, as in a classroom without internet). Screenshots go to docs/screenshots/.
@@ -7,6 +7,7 @@ JupyterLab runs bound to 127.0.0.1 without a token, with its own temporary confi
 runtime and root directories; its kernel is this test environment's Python."""
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
@@ -27,23 +28,19 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow,
                                  reason="slow (JupyterLab start, ~60 s): set DICELAB_SLOW=1")]
 SHOTS = ROOT / "docs" / "screenshots"
 LOCAL = ("127.0.0.1", "localhost")
-# Panel 1.9 sends the theme stylesheets of a few panes inside panel-material-ui containers as
-# CDN links before it inlines them (their final state is inline: nothing is missing on the
-# page); blocked here like everything else, they are the only outside requests allowed
-PANEL_CSS = re.compile(r"^https://cdn\.holoviz\.org/panel/[\d.]+/dist/(css/loading\.css|"
-                       r"bundled/theme/material(_variables)?\.css)(\?v=[\d.]+)?$")
-
 CELLS = [
     "import dicelab\napp = dicelab.app()\napp.prefs.pace = 0.1  # computers: quick turns\napp",
-    "from dicelab.ui import DiceTray\n"
+    "import dicelab\nfrom dicelab.ui import DiceTray\n"
     "g = dicelab.new_game('bones', ['Ann', 'Bob'], seed=1)\n"
     "DiceTray(g)",
     "g.apply('roll')\ng.state.dice",
 ]
 
 
-@pytest.fixture(scope="module")
-def lab():
+@contextlib.contextmanager
+def jupyter(front_end: str):
+    """JupyterLab ("lab") or Notebook 7 ("notebook", the classic notebook's successor) serving
+    a notebook of CELLS; yields its address."""
     if not Path(CHROMIUM).exists():
         pytest.skip("needs Debian's chromium")
     with tempfile.TemporaryDirectory(prefix="dicelab-lab-") as d:
@@ -62,12 +59,14 @@ def lab():
                "IPYTHONDIR": str(d / "ipython"), "DICELAB_RECORDS": str(d / "records.sqlite3"),
                "DICELAB_SOUND": "off"}
         env.pop("DICELAB_CDN", None)
+        only_lab = ["--LabApp.news_url=", "--LabApp.extension_manager=readonly",
+                    "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
         proc = subprocess.Popen(
-            [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
-             f"--ServerApp.port={port}", "--IdentityProvider.token=", "--ServerApp.password=",
-             f"--ServerApp.root_dir={root}", "--allow-root", "--LabApp.news_url=",
-             "--LabApp.extension_manager=readonly",
-             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+            [sys.executable, "-m", "jupyter", front_end, "--no-browser",
+             "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
+             "--IdentityProvider.token=", "--ServerApp.password=",
+             f"--ServerApp.root_dir={root}", "--allow-root",
+             *(only_lab if front_end == "lab" else [])],
             cwd=d, env=env, stdout=subprocess.DEVNULL, stderr=log.open("w"))
         try:
             up = f"http://127.0.0.1:{port}/api"
@@ -79,28 +78,28 @@ def lab():
                 except RuntimeError:
                     pass
             else:
-                raise RuntimeError("JupyterLab did not start:\n" + log.read_text()[-3000:])
+                raise RuntimeError(f"jupyter {front_end} did not start:\n"
+                                   + log.read_text()[-3000:])
             yield f"http://127.0.0.1:{port}"
         finally:
             stop_process(proc, 15)
 
 
-def run_cell(page, index: int, timeout: float = 120.0):
-    """Run cell ``index`` (Shift+Enter) and wait until its execution count appears."""
-    cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
-    cell.locator(".jp-InputArea-editor").click()
-    page.keyboard.press("Shift+Enter")
-    prompt = cell.locator(".jp-InputArea-prompt")
-    end = time.time() + timeout
-    while time.time() < end:
-        text = prompt.inner_text().strip()
-        if text and "*" not in text and text != "[ ]:":
-            return cell
-        time.sleep(0.25)
-    raise AssertionError(f"cell {index} did not finish: prompt {prompt.inner_text()!r}")
+@pytest.fixture(scope="module")
+def lab():
+    with jupyter("lab") as url:
+        yield url
 
 
-def test_jupyterlab_offline(lab, browser):
+@pytest.fixture(scope="module")
+def classic():
+    pytest.importorskip("notebook", reason="needs the notebook package (the notebook extra)")
+    with jupyter("notebook") as url:
+        yield url
+
+
+def offline(browser):
+    """A browser context whose requests outside this machine are blocked (and recorded)."""
     ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
     requests, blocked = [], []
 
@@ -114,6 +113,39 @@ def test_jupyterlab_offline(lab, browser):
             r.abort()
 
     ctx.route("**/*", route)
+    return ctx, requests, blocked
+
+
+def assert_local(requests, blocked, errors):
+    assert requests, "the page made no requests"
+    outside = sorted({u for u in requests if not u.startswith(("data:", "blob:"))
+                      and urlparse(u).hostname not in LOCAL})
+    assert outside == sorted(set(blocked)) == [], f"the page asked the network: {outside}"
+    assert not [e for e in errors if "dicelab" in e.lower()], errors
+
+
+def run_cell(page, index: int, timeout: float = 120.0):
+    """Run cell ``index`` (Shift+Enter) and wait until its execution count appears. A key press
+    the page drops (the notebook still settling) leaves the prompt at "[ ]:": press again
+    (the cell never ran, so it does not run twice)."""
+    cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
+    prompt = cell.locator(".jp-InputArea-prompt")
+    end = time.time() + timeout
+    pressed = 0.0
+    while time.time() < end:
+        text = prompt.inner_text().strip()
+        if text and "*" not in text and text != "[ ]:":
+            return cell
+        if text in ("", "[ ]:") and time.time() - pressed > 10:
+            cell.locator(".jp-InputArea-editor").click()
+            page.keyboard.press("Shift+Enter")
+            pressed = time.time()
+        time.sleep(0.25)
+    raise AssertionError(f"cell {index} did not finish: prompt {prompt.inner_text()!r}")
+
+
+def test_jupyterlab_offline(lab, browser):
+    ctx, requests, blocked = offline(browser)
     page = ctx.new_page()
     page.set_default_timeout(60_000)
     errors = []
@@ -167,10 +199,32 @@ def test_jupyterlab_offline(lab, browser):
 
     ctx.unroute_all(behavior="ignoreErrors")
     ctx.close()
-    assert requests, "the page made no requests"
-    outside = sorted({u for u in requests if not u.startswith(("data:", "blob:"))
-                      and urlparse(u).hostname not in LOCAL})
-    assert outside == sorted(set(blocked))
-    assert all(PANEL_CSS.match(u) for u in outside), f"the page asked the network: {outside}"
-    assert not any("dicelab" in u for u in outside)
-    assert not [e for e in errors if "dicelab" in e.lower()], errors
+    assert_local(requests, blocked, errors)
+
+
+def test_classic_notebook_offline(classic, browser):
+    """Notebook 7 (the classic notebook interface): a DiceTray renders with no network and
+    follows g.apply('roll') run in a later cell."""
+    ctx, requests, blocked = offline(browser)
+    page = ctx.new_page()
+    page.set_default_timeout(60_000)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{classic}/notebooks/dicelab.ipynb")
+    page.locator(".jp-Notebook .jp-Cell").first.wait_for()
+    # keys typed before the kernel is up are lost
+    page.locator('.jp-Notebook-ExecutionIndicator[data-status="idle"]').wait_for(timeout=180_000)
+    tray_cell = run_cell(page, 1)
+    tray = tray_cell.locator(".tray").first
+    tray.wait_for(timeout=120_000)
+    assert tray_cell.get_by_text("no dice rolled yet").count() == 1
+    assert tray_cell.locator(".dicelab-note").count() == 0  # the front end ran
+    run_cell(page, 2)
+    tray_cell.locator(".tray .die").first.wait_for(timeout=20_000)
+    assert tray_cell.get_by_text("no dice rolled yet").count() == 0
+    dice = tray_cell.locator(".tray .die")
+    assert dice.count() == 5  # RULES.md Bones: five dice, rolled and kept all shown
+    page.screenshot(path=str(SHOTS.parent.parent / "test-artifacts" / "classic_tray.png"))
+    ctx.unroute_all(behavior="ignoreErrors")
+    ctx.close()
+    assert_local(requests, blocked, errors)

@@ -1,0 +1,86 @@
+"""A table's live chance-to-win estimate (dicelab.lab.win_live), shared by the odds panel and
+the win chart: restarted on every move of the game, refined in the background, handed to the
+page's own thread when a step is done. Only glue: the play-outs are lab.win's."""
+from __future__ import annotations
+
+import html
+import weakref
+
+import panel as pn
+import param
+
+from ..lab.win_live import LiveEstimate, applies
+from .session import handoff, served_doc
+from .words import pct, shown_name
+
+
+class WinEstimate(param.Parameterized):
+    """``result`` (a lab.win.Estimate, None while the first step runs) for ``key`` game
+    actions; set on the page's thread."""
+
+    result = param.Parameter(default=None)
+    key = param.Integer(default=-1)
+
+    def __init__(self, play, **params):
+        super().__init__(**params)
+        self.play = play
+        me = weakref.ref(self)  # the background thread must not keep a closed page alive
+
+        def publish():
+            est = me()
+            if est is not None:
+                est._publish()
+        self.live = LiveEstimate(notify=handoff(publish))
+        play.game.param.watch(self._moved, "state")
+        weakref.finalize(play, self.live.stop)
+        if served_doc() is not None:
+            try:
+                pn.state.on_session_destroyed(lambda ctx, live=self.live: live.stop())
+            except Exception:
+                pass
+        self._moved()
+
+    def _moved(self, *_):
+        g = self.play.game
+        if applies(g):
+            self.live.restart(g)
+        else:
+            self.live.stop()
+        self.param.update(result=None, key=len(self.play.game.actions))
+
+    def _publish(self):
+        live = self.live
+        if live.result is not None and live.key == len(self.play.game.actions):
+            self.param.update(result=live.result, key=live.key)
+
+
+def win_estimate(play) -> WinEstimate | None:
+    """The table's estimate (made on first use), or None where the game never needs one
+    (one seat; two-seat Bones, which has the exact table)."""
+    g = play.game
+    if g.n_seats < 2 or (g.variant == "bones" and g.n_seats == 2):
+        return None
+    est = play.__dict__.get("_win_estimate")
+    if est is None:
+        est = play.__dict__["_win_estimate"] = WinEstimate(play)
+    return est
+
+
+def estimate_html(play) -> str:
+    """The odds panel's lines: each seat's estimated chance with its 95% interval, labelled as
+    an estimate ("" where there is none to show)."""
+    est = win_estimate(play)
+    if est is None or not applies(play.game):
+        return ""
+    r = est.result
+    if r is None:
+        body = "<span class='na'>estimating from play-outs…</span>"
+    else:
+        body = "<br>".join(
+            f"{html.escape(shown_name(play, i))}: <b>{pct(p)}</b> ({pct(lo)}–{pct(hi)})"
+            for i, (p, (lo, hi)) in enumerate(zip(r.chances, r.intervals)))
+        more = " (refining…)" if est.live.running else ""
+        body += (f"<br><small>Estimate from {r.playouts:,} simulated play-outs, 95% interval;"
+                 f" people played by the {html.escape(r.stand_in)} computer{more}.</small>")
+    return (f"<div data-testid='win-estimate'><b>Chance to win (estimate)</b><br>{body}"
+            f"</div>")

@@ -1,0 +1,118 @@
+"""The live chance-to-win estimate (issue 16): play-outs in a background thread, refined in
+steps, restarted when the game moves, shown labelled as an estimate in the odds panel and the
+win chart."""
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import dicelab
+from dicelab.games import Seat
+from dicelab.lab import win_live
+from dicelab.lab.win_live import LiveEstimate, applies
+from dicelab.odds import win
+from dicelab.players import make_player
+
+
+def wait_for(cond, what: str, limit: float = 120.0):
+    """Poll until ``cond()`` (the limit only stops a hung test; nothing asserts a time)."""
+    end = time.monotonic() + limit
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError(f"never happened: {what}")
+        time.sleep(0.02)
+
+
+def test_applies_where_no_exact_chance_exists():
+    assert not applies(dicelab.new_game("bones", ["A", "B"], seed=1))  # the exact table
+    assert applies(dicelab.new_game("bones", ["A", "B", "C"], seed=1))
+    for v in ("thousand", "under40", "yahtzee"):
+        assert applies(dicelab.new_game(v, ["A", "B"], seed=1))
+    assert not applies(dicelab.new_game("yahtzee", ["A"], seed=1))
+
+
+def test_refined_estimate_holds_the_exact_chance(tmp_path, monkeypatch):
+    """Two `winning` Bones seats (target 500): each published step's 95% interval; the last
+    one (600 play-outs) holds the exact table's chance."""
+    monkeypatch.setattr(win, "cache_dir", lambda: tmp_path)
+    g = dicelab.new_game("bones", [Seat("A", make_player("bones", "winning")),
+                                   Seat("B", make_player("bones", "winning"))],
+                         seed=5, target=500, min_on_board=50)
+    t = win.table(g.config, progress=False)
+    st = g.state
+    exact = t.start_chance(st.totals[st.current], st.totals[1 - st.current])
+    seen = []
+    live = LiveEstimate(notify=lambda est, key: seen.append((est, key)), steps=(50, 600),
+                        seed=11)
+    assert live.restart(g)
+    wait_for(lambda: len(seen) == 2, "two steps")
+    assert [e.playouts for e, _ in seen] == [50, 600] and {k for _, k in seen} == {0}
+    est = seen[-1][0]
+    lo, hi = est.intervals[st.current]
+    assert lo <= exact <= hi and abs(sum(est.chances) - 1) < 1e-12
+    assert lo < est.chances[st.current] < hi and hi - lo < 0.09
+    assert live.result is est and not live.running
+
+
+def test_play_outs_run_off_the_callers_thread_and_a_move_restarts(monkeypatch):
+    """While a chunk of play-outs is held in the background, the caller's thread goes on and
+    applies a move; the held run's result is dropped, the new state's is published."""
+    gate = threading.Event()
+    where = []
+    real = win_live.estimate
+
+    def held(game, n, **kw):
+        where.append(threading.current_thread())
+        gate.wait(60)
+        return real(game, n, **kw)
+    monkeypatch.setattr(win_live, "estimate", held)
+    g = dicelab.new_game("under40", ["A", "B", "C"], seed=3)
+    seen = []
+    live = LiveEstimate(notify=lambda est, key: seen.append(key), steps=(5,), seed=1)
+    live.restart(g)
+    wait_for(lambda: where, "a chunk started")
+    g.apply("roll")                     # the page's thread is free while the chunk runs
+    live.restart(g)
+    assert threading.main_thread() not in where and seen == []
+    gate.set()
+    wait_for(lambda: seen, "the new state's estimate")
+    assert seen == [1] and live.key == 1 and live.result.playouts == 5
+    assert all(t.name == "dicelab-estimate" for t in where)
+
+
+def test_play_outs_leave_the_live_seats_alone():
+    """A skill computer's coin is its own: play-outs play fresh copies of the seats."""
+    from dicelab.lab.win import playout_seats
+
+    g = dicelab.new_game("yahtzee", [Seat("A", make_player("yahtzee", "skill:0.5")),
+                                     Seat("B")], seed=2)
+    before = g.seats[0].player._rng.bit_generator.state
+    seats = playout_seats(g)
+    assert seats[0].player is not g.seats[0].player and seats[0].player.skill == 0.5
+    assert seats[1].player.spec == "optimal"
+    assert g.seats[0].player._rng.bit_generator.state == before
+
+
+def test_panel_and_chart_show_the_estimate(monkeypatch):
+    from dicelab.ui import OddsPanel, Play
+    from dicelab.ui.win_chart import WinChart
+
+    monkeypatch.setattr(win_live, "STEPS", (10, 20))
+    g = dicelab.new_game("under40", ["Ann", "Bob", "Cy"], seed=4)
+    play = Play(g)
+    panel, chart = OddsPanel(play=play), WinChart(play=play)
+    assert "estimating from play-outs" in panel._est.object and panel._est.visible
+    assert chart._fig.title.text == "Chance to win (estimate from play-outs)"
+    wait_for(lambda: "20 simulated play-outs" in panel._est.object, "the second step")
+    text = panel._est.object
+    assert "Chance to win (estimate)" in text and "95% interval" in text
+    for name in ("Ann", "Bob", "Cy"):
+        assert f"{name}: <b>" in text
+    data = chart._src.data
+    assert data["x"] == [0] and abs(sum(data[f"p{i}"][0] for i in range(3)) - 1) < 1e-12
+    play.roll()
+    assert "estimating from play-outs" in panel._est.object   # restarted on the move
+    wait_for(lambda: chart._src.data["x"] == [0, 1], "a point for the new state")
