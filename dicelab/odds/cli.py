@@ -116,7 +116,7 @@ def _win_thousand(args) -> int:
 
     tr = win_thousand.thousand_win_rules(settings)
     table = win_thousand.table_if_cached(tr)
-    if table is None and (args.build or len(win_thousand._Statuses(tr).total) <= win_thousand.BIG):
+    if table is None and (args.build or not win_thousand.is_big(tr)):
         table = win.table(settings, progress=not args.json)
     if table is not None:
         r = table.readout(me, other, args.turn_total, args.dice or 5).to_dict()

@@ -531,6 +531,21 @@ def table_if_cached(rules: Any = "thousand", **over) -> ThousandWinTable | None:
                              True)
 
 
+def is_big(tr: ThousandWinRules) -> bool:
+    """Whether building this table takes many minutes (more than ``BIG`` statuses)."""
+    return _Statuses(tr).n > BIG
+
+
+def table_for_play(rules: Any, wait: bool = True) -> ThousandWinTable | None:
+    """The table a computer plays from: a built one (memory, cache folder); else a small one
+    built now (``wait``) or in another process (None meanwhile); never a big one on demand."""
+    tr = thousand_win_rules(rules)
+    t = table_if_cached(tr)
+    if t is not None or is_big(tr):
+        return t
+    return table(tr, progress=False) if wait else table_if_ready(tr)
+
+
 def table_if_ready(rules: Any = "thousand", **over) -> ThousandWinTable | None:
     """The table if it is in memory or in the cache folder; otherwise None, after starting
     one build in another process (as ``win.table_if_ready``)."""

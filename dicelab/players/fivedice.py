@@ -209,7 +209,8 @@ class WinningPlayer(param.Parameterized):
     ``dicelab.odds.win_thousand``: it weighs every stand by the chance to win from the
     standings it leads to, so it rolls on when far behind near the end and banks early when a
     small lead is worth keeping; in Thousand it also weighs bolts, pits and the barrel). With
-    more seats it plays the points-optimal turn with the endgame sense of ``optimal``."""
+    more seats, or until its table is built, it plays ``optimal`` (a Thousand table that takes
+    many minutes, such as the default one, is never built on demand: ``win.table``)."""
 
     spec = "winning"
     wait = param.Boolean(default=True, doc=(
@@ -225,12 +226,15 @@ class WinningPlayer(param.Parameterized):
             return OptimalPlayer().act(view)
         from ..odds import win
 
+        if view.variant == "thousand":
+            from ..odds.win_thousand import table_for_play
+
+            table = table_for_play(view.config, self.wait)
+            return OptimalPlayer().act(view) if table is None else _thousand_winning(view, table)
         table = win.table(view.config, progress=False) if self.wait else \
             win.table_if_ready(view.config)
         if table is None:
             return OptimalPlayer().act(view)
-        if view.variant == "thousand":
-            return _thousand_winning(view, table)
         b, o = st.totals[st.current], st.totals[1 - st.current]
         if view.choose_keepers():
             options = []
