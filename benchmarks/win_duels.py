@@ -3,7 +3,8 @@ turn), vectorised two-seat games, each policy moving first in half of them; win 
 first-named with its 95% Wilson interval. Also Thousand's barrel-race rule (RACE_LIKELY in
 players.fivedice): `optimal` with and without it, in settings where it applies.
 
-Thousand's default table is not built here (many minutes; README "Chance to win"): its rows use
+Thousand's default table is not built here (about 9 minutes; README "Chance to win"): its row
+is played when the table is cached (``dicelab odds thousand --win --build``); the other rows use
 smaller Thousand settings whose tables build in seconds, with every rule in play (opening, a pit,
 the barrel with three attempts and a fall, bolts with a penalty).
 
@@ -105,6 +106,20 @@ def main():
             rows.append((label, what, n, f"{p:.4f}", f"[{lo:.4f}, {hi:.4f}]",
                          "yes" if lo > 0.5 or hi < 0.5 else "no"))
             print(rows[-1], flush=True)
+    from dicelab.odds import win_thousand
+
+    default = win_thousand.table_if_cached(ThousandSettings())   # built: odds --win --build
+    if default is not None:
+        cfg = ThousandSettings()
+        r = cfg.turn_rules()
+
+        def play(pols, games, seed, r=r):
+            return duels.play_thousand(pols, games, r, seed=seed)
+        p, lo, hi = duel(play, duels.thousand_table_policy(default),
+                         duels.thousand_optimal_policy(cfg), n, 11)
+        rows.append(("thousand default (cached table)", "winning vs optimal", n, f"{p:.4f}",
+                     f"[{lo:.4f}, {hi:.4f}]", "yes" if lo > 0.5 or hi < 0.5 else "no"))
+        print(rows[-1], flush=True)
     for mob in (50, 600):
         t = win.table("bones", progress=False, cache=False, target=1000, min_on_board=mob)
         ev = duels.ev_policy(fd.FiveDiceRules("bones", min_on_board=mob))

@@ -37,7 +37,7 @@ def cache(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def small(cache):
-    return win.table("thousand", progress=False, cache=cache, **SMALL)
+    return win_thousand.table("thousand", progress=False, cache=cache, **SMALL)
 
 
 def _playouts(t, start, n=20_000, seed=1):
@@ -106,8 +106,9 @@ def test_readout_follows_the_stand_rules(small):
 def test_floor_moves_little_from_ordinary_totals():
     """Totals below the floor count as the floor: twice as deep a floor moves the start and
     the chances from totals >= 0 only a little (the README gives the numbers)."""
-    a = win.table("thousand", progress=False, cache=False, **SMALL)
-    b = win.table("thousand", progress=False, cache=False, floor=2 * a.rules.floor, **SMALL)
+    a = win_thousand.table("thousand", progress=False, cache=False, **SMALL)
+    b = win_thousand.table("thousand", progress=False, cache=False, floor=2 * a.rules.floor,
+                           **SMALL)
     ok_a, ok_b = a.st.total >= 0, b.st.total >= 0
     diff = np.abs(a.W[np.ix_(ok_a, ok_a)] - b.W[np.ix_(ok_b, ok_b)])
     assert abs(a.start_chance() - b.start_chance()) < 1e-3 and diff.max() < 5e-3
@@ -128,7 +129,7 @@ def test_bad_states_raise(small):
 
 def test_disk_cache_round_trip(small, cache):
     win._MEMORY.clear()
-    again = win.table("thousand", progress=False, cache=cache, **SMALL)
+    again = win_thousand.table("thousand", progress=False, cache=cache, **SMALL)
     assert again is not small and np.array_equal(again.W, small.W)
     assert np.array_equal(again.bits, small.bits)
 
@@ -214,7 +215,7 @@ def test_simulate_accepts_winning(small, cache, monkeypatch):
 
 @slow
 def test_default_table_start_chance_matches_self_play():
-    t = win.table("thousand", progress=False)
+    t = win_thousand.table("thousand", progress=False)
     k, m = _playouts(t, STATES[0], n=100_000, seed=5)
     lo, hi = wilson(k, m)
     assert lo <= t.start_chance() <= hi

@@ -350,9 +350,9 @@ def thousand_duel_policy(cfg, spec: str, progress: bool = False):
                       threshold_policy_thousand)
 
     if spec == "winning":
-        from ..odds import win
+        from ..odds import win_thousand
 
-        return thousand_table_policy(win.table(cfg, progress=progress))
+        return thousand_table_policy(win_thousand.table(cfg, progress=progress))
     if spec == "optimal":
         return thousand_optimal_policy(cfg)
     player = make_player("thousand", spec)

@@ -50,7 +50,7 @@ def _win(args) -> int:
         raise RuleError(f"--win: the exact win tables are for Bones and Thousand, not "
                         f"{args.variant} (README, 'Chance to win')")
     _win_common(args)
-    from ..cli import thousand_settings
+    from .cli_options import thousand_settings
 
     if thousand_settings(args) or args.bolts or args.opponent_bolts or args.barrel_turns \
             or args.opponent_barrel_turns:
@@ -93,10 +93,9 @@ def _print_win(r) -> None:
 
 def _win_thousand(args) -> int:
     """Thousand: a banked 0 is not opened yet, the barrel's total is on the barrel."""
-    from ..cli import thousand_settings
+    from .cli_options import thousand_settings
     from ..rules.fivedice import Standing
     from ..settings import ThousandSettings
-    from . import win
 
     _win_common(args)
     if args.min_on_board is not None or args.preset is not None:
@@ -117,7 +116,7 @@ def _win_thousand(args) -> int:
     tr = win_thousand.thousand_win_rules(settings)
     table = win_thousand.table_if_cached(tr)
     if table is None and (args.build or not win_thousand.is_big(tr)):
-        table = win.table(settings, progress=not args.json)
+        table = win_thousand.table(settings, progress=not args.json)
     if table is not None:
         r = table.readout(me, other, args.turn_total, args.dice or 5).to_dict()
     else:

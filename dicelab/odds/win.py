@@ -78,8 +78,8 @@ def win_rules(rules: Any = "bones", **over) -> WinRules:
     elif isinstance(rules, str):
         if rules != "bones":
             if rules == "thousand":
-                raise RuleError("win_rules is Bones'; Thousand's: win_thousand.thousand_win_rules "
-                                "(win.table('thousand') dispatches)")
+                raise RuleError("this is Bones' win table; Thousand's is "
+                                "dicelab.odds.win_thousand.table")
             raise RuleError(f"exact win chances are for bones, not {rules!r}")
         base = WinRules()
     elif hasattr(rules, "min_on_board"):
@@ -604,26 +604,12 @@ def cache_dir() -> Path:
     return Path(user_cache_dir("dicelab")) / "win"
 
 
-def is_thousand(rules: Any) -> bool:
-    """Whether ``rules`` name Thousand: "thousand", its settings, a game config, turn rules."""
-    if isinstance(rules, str):
-        return rules == "thousand"
-    if type(rules).__name__ == "ThousandWinRules":
-        return True
-    variant = getattr(rules, "variant", None)
-    return variant == "thousand" or (variant is None and hasattr(rules, "barrel"))
-
-
 def table(rules: Any = "bones", progress: bool = True,
           cache: bool | str | os.PathLike = True, **over):
     """The win table of these Bones rules (``win_rules``); solved on first use with a
     progress bar, then kept in memory and in a file under the user cache dir (``cache=True``),
-    another folder (``cache=path``), or nowhere (``cache=False``). Thousand's rules give
+    another folder (``cache=path``), or nowhere (``cache=False``). Thousand's table:
     ``win_thousand.table``."""
-    if is_thousand(rules):
-        from . import win_thousand
-
-        return win_thousand.table(rules, progress, cache, **over)
     r = win_rules(rules, **over)
     return cached_table(r.key, lambda: _new(r, progress), lambda p: _load(p, r), _save, cache)
 
@@ -654,10 +640,6 @@ def table_if_ready(rules: Any = "bones", **over):
     one build in a separate process (so a web page never waits for it, nor shares its CPU
     time with the page's thread); a later call finds the file it writes. Environment
     ``DICELAB_WIN_BUILD=off``: no build is started."""
-    if is_thousand(rules):
-        from . import win_thousand
-
-        return win_thousand.table_if_ready(rules, **over)
     r = win_rules(rules, **over)
     code = ("from dicelab.odds import win; "
             f"win.table(win.WinRules({r.preset!r}, {r.choose_keepers!r}, {r.min_on_board!r}, "
