@@ -9,12 +9,15 @@ action, the options of the player on turn are valued by the variant's exact solv
   ``round_readout``);
 - Yahtzee: expected final score (the solved table's ``advise``: every keep and every box).
 
-A state where the rules leave one option is not a decision (nor, in points, a Bones/Thousand
-final turn: only passing the leader counts there). What a choice lost is the best option's value
-minus the chosen one's (0 for the best, never negative). The value of an option comes from a
-small per-variant ``ValueSource``; later sources in ``SOURCES`` add columns (``Entry.extra``,
-``SeatSummary.extra_lost``) without deciding "best": two-seat Bones adds the chance to win the
-game (``odds.win``, ``BonesWinSource``) and one sentence where it disagrees with the points.
+A state where the rules leave one option is not a decision. What a choice lost is the best
+option's value minus the chosen one's (0 for the best, never negative). The value of an option
+comes from a small per-variant ``ValueSource``; later sources in ``SOURCES`` add columns
+(``Entry.extra``, ``SeatSummary.extra_lost``) without deciding "best": the chance to win the game
+where an exact play-to-win solver covers the decision (``GameWinSource``: two-seat Bones,
+``odds.win``; Yahtzee's last round, ``odds.yahtzee_race``; Under40's last stretch,
+``odds.under40_game``), and one sentence where it disagrees with the first. A Bones final turn
+is not judged in points (only passing the leader counts there): in a two-seat game the chance
+to win judges it (``takes_over``; its entry's unit says so and the points columns stay empty).
 
     review = dicelab.review(game)      # a Game, a saved game's JSON (text or dict)
     review.seats["Ann"].lost           # value lost in all
@@ -254,13 +257,10 @@ class FiveDiceSource(ValueSource):
         return f"{value:,.0f}" if abs(value - round(value)) < 1e-9 else f"{value:,.1f}"
 
 
-class BonesWinSource(ChanceSource):
-    """Chance to win the game (two-seat Bones: the exact play-to-win table, ``odds.win``).
-    A second column beside the points: in regular turns it never decides "best" or "mistake",
-    it says what a choice cost in games won, and where the points and the chance to win
-    disagree. In a final turn (the other reached the target) the points do not count: there
-    it judges the decision itself (``takes_over``; exact without the table,
-    ``win.final_readout``)."""
+class GameWinSource(ChanceSource):
+    """The chance to win the game, beside a variant's own unit where an exact play-to-win
+    solver covers the decision (a later source: its column, and one sentence where its best
+    play is not the first source's)."""
 
     name = "win"
     unit = "chance to win the game"
@@ -269,6 +269,22 @@ class BonesWinSource(ChanceSource):
     # where their win chances differ by more than this: 0.1 percentage points, so the two
     # numbers the sentence prints differ
     DISAGREE = 1e-3
+
+    def disagree(self, best_label: str, best: float, points_label: str, points: float) -> str:
+        """One sentence where the points' best play is not the play that wins most."""
+        return (f"Points and the chance to win disagree here: {best_label} wins the game "
+                f"{self.fmt(best)} of the time, {points_label} (the points play) "
+                f"{self.fmt(points)}.")
+
+
+class BonesWinSource(GameWinSource):
+    """Chance to win the game (two-seat Bones: the exact play-to-win table, ``odds.win``).
+    A second column beside the points: in regular turns it never decides "best" or "mistake",
+    it says what a choice cost in games won, and where the points and the chance to win
+    disagree. In a final turn (the other reached the target) the points do not count: there
+    it judges the decision itself (``takes_over``; exact without the table,
+    ``win.final_readout``)."""
+
     # tables up to this target build in about 2 s of CPU: built on the spot; larger ones
     # (the default 10,000: ~25 s) only if ready (``table_if_ready`` builds them elsewhere)
     BUILD_TARGET = 3000
@@ -393,12 +409,6 @@ class BonesWinSource(ChanceSource):
         return (f"{_cap(best.label)} wins the game {self.fmt(best.value)} of the time, "
                 f"{chosen.label} {self.fmt(chosen.value)}.")
 
-    def disagree(self, best_label: str, best: float, points_label: str, points: float) -> str:
-        """One sentence where the points' best play is not the play that wins most."""
-        return (f"Points and the chance to win disagree here: {best_label} wins the game "
-                f"{self.fmt(best)} of the time, {points_label} (the points play) "
-                f"{self.fmt(points)}.")
-
 
 # ----- Under40 -----------------------------------------------------------------------------------
 class Under40Source(ChanceSource):
@@ -444,6 +454,34 @@ class Under40Source(ChanceSource):
         return (f"At {det['score']} against {others} a roll goes over 40 "
                 f"{_pct(det['bust'])} of the time; {best.label} wins the round "
                 f"{self.fmt(best.value)} of the time, {chosen.label} {self.fmt(chosen.value)}.")
+
+
+class Under40WinSource(GameWinSource):
+    """Chance to win the game in Under40's last stretch (``odds.under40_game``: two players,
+    both totals within its reach of the target, both playing for the game), beside the chance
+    to win the round."""
+
+    def supports(self, game) -> str | None:
+        return "" if game.n_seats != 2 else None
+
+    def options(self, game) -> list[Option]:
+        from .odds import under40_game
+
+        st = game.state
+        me = st.current
+        low = game.config.target - under40_game.REACH
+        if st.phase != "decide" or min(st.totals) < low:
+            return []  # outside the solved stretch (checked before solving it, ~3 s once)
+        try:
+            r = under40_game.solve(game.config.target).readout(
+                st.totals[me], st.totals[1 - me], st.starter == me, st.round_scores[me],
+                game.round_others()[0] if game.round_others() else 0)
+        except RuleError:  # a total at the target (the round decides the game)
+            return []
+        opts = [Option(("roll",), "rolling on", float(r.roll_win))]
+        if r.stop_win is not None:
+            opts.append(Option(("stop",), "stopping", float(r.stop_win)))
+        return opts
 
 
 # ----- Yahtzee -----------------------------------------------------------------------------------
@@ -529,10 +567,30 @@ class YahtzeeSource(ValueSource):
                 f"{chosen.label} {self.fmt(chosen.value)}.")
 
 
+class YahtzeeRaceSource(GameWinSource):
+    """Chance to win the game in Yahtzee's last round (``odds.yahtzee_race``: with one box
+    left, the exact chance to finish above every other seat for every keep and for scoring
+    now). Only where that chance is exact: at most one other seat still to play."""
+
+    def supports(self, game) -> str | None:
+        return "" if game.n_seats < 2 else None
+
+    def options(self, game) -> list[Option]:
+        from .odds.yahtzee_race import race
+
+        r = race(game)
+        if r is None or not r.exact:
+            return []
+        opts = [Option(("box", r.box), "scoring", r.score_win)]
+        opts += [Option(("keep", k), "keeping", w) for k, (w, _pts) in r.keeps.items()
+                 if len(k) < 5]  # keeping every die is no re-roll (as YahtzeeSource)
+        return opts
+
+
 # variant -> value sources, the first one decides "best" and "lost"; later ones add columns
 SOURCES: dict[str, list[Callable[[], ValueSource]]] = {
-    "bones": [FiveDiceSource, BonesWinSource], "thousand": [FiveDiceSource], "under40": [Under40Source],
-    "yahtzee": [YahtzeeSource],
+    "bones": [FiveDiceSource, BonesWinSource], "thousand": [FiveDiceSource], "under40": [Under40Source, Under40WinSource],
+    "yahtzee": [YahtzeeSource, YahtzeeRaceSource],
 }
 
 

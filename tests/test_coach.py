@@ -333,3 +333,40 @@ def test_a_wasted_yahtzee_round_is_noted_not_judged():
     assert any("wasted on a filled box are not judged" in n for n in r.notes)
     assert all(e.chosen.key[0] in ("keep", "box") for e in r)
     assert coach.judge(g, "roll") is None  # the turn's first roll is forced
+
+
+def test_a_rooms_log_reviews_like_the_game():
+    """A network game is its log: a room under way through the rooms service (a person and a
+    computer) reviews the same from the room's game, from a copy replayed from the log (what
+    a browser holds), and from that copy saved and loaded."""
+    from dicelab.rooms import RoomService
+    from dicelab.ui.lobby import replica
+
+    service = RoomService("memory")
+    # (a target above 3,000: no win table is built here, the points alone)
+    room, token = service.create("review me", "bones", {"target": 3500, "min_on_board": 300},
+                                 "Ann")
+    service.add_computer(room.name, token, "chicken")
+    service.start(room.name, token)
+    for _ in range(40):  # a game under way reviews as well as a finished one
+        g = service.state(room.name)
+        if g.is_over:
+            break
+        if g.current_player == 0:  # Ann: stand whenever allowed with 300, else roll
+            st = g.state
+            stand = dicelab.Stand() in g.legal_actions() and st.turn_total >= 300
+            service.act(room.name, token, "stand" if stand else "roll")
+        else:
+            service.play_computers(room.name)
+    g = service.state(room.name)
+    assert len(g.actions) > 40
+    copy = replica(service.room(room.name))
+    for action in service.log(room.name):
+        copy.apply(action)
+    r = dicelab.review(g)
+    assert r.seats["Ann"].decisions > 3 and r.seats["Ann"].mistakes > 0
+
+    def entries(review):  # a browser's copy seats names only: nobody is a computer there
+        return [{**e.to_dict(), "computer": None} for e in review]
+    for other in (copy, copy.to_json()):
+        assert entries(dicelab.review(other)) == entries(r)

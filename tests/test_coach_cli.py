@@ -102,16 +102,16 @@ def test_simulate_json_adds_the_win_chance_lost_per_decision(capsys, tmp_path, m
     from dicelab.odds import win
 
     monkeypatch.setattr(win, "cache_dir", lambda: tmp_path / "win")
-    assert main(["simulate", "bones", "--players", "chicken,winning", "--games", "6",
+    assert main(["simulate", "bones", "--players", "chicken,winning", "--games", "4",
                  "--target", "2000", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     chicken, winning = out["players"]
     assert winning["mean_win_lost_per_decision"] <= 1e-9
     assert chicken["mean_win_lost_per_decision"] > 1e-3
     c = out["coach"]
-    assert c["win_unit"] == "chance to win the game" and c["games"] == 6
+    assert c["win_unit"] == "chance to win the game" and c["games"] == 4
     # the same numbers from the reviews of the same games
-    want = coach_losses("bones", ["chicken", "winning"], 6, 0, {"target": 2000})
+    want = coach_losses("bones", ["chicken", "winning"], 4, 0, {"target": 2000})
     assert want == c
     for row in c["players"]:
         assert row["win_decisions"] == row["decisions"]  # every decision has a chance

@@ -397,3 +397,60 @@ def test_a_target_below_the_minimum_on_board_has_no_win_column():
     g = dicelab.new_game("bones", ["You", "Bob"], seed=1, target=500)
     g.apply("roll")
     assert isinstance(current_odds(Play(game=g)), FiveDiceOdds)
+
+
+# ----- Yahtzee's last round: the chance to win beside the points --------------------------------
+def test_yahtzee_last_round_has_the_race_chance():
+    """Two seats: every decision with one box left gets the chance to win of each option,
+    equal to odds.yahtzee_race's readout (keeps and scoring now); earlier rounds have none;
+    one seat never."""
+    from dicelab.odds.yahtzee_race import race
+
+    seen = 0
+    for g, d in decisions("yahtzee", ["random", "greedy"], n=400, preset="no_bonus"):
+        extra = dict((s.name, opts) for s, opts in d.extra)
+        if len(g.open_boxes(g.current_player)) > 1 or any(
+                len(g.open_boxes(i)) > 1 for i in range(2)):
+            assert extra.get("win", []) == []
+            continue
+        r = race(g)
+        got = {o.key: o.value for o in extra["win"]}
+        want = {("box", r.box): r.score_win, **{("keep", k): w for k, (w, _p) in r.keeps.items()
+                                                if len(k) < 5}}
+        assert got == want
+        assert {o.key for o in d.options} == set(want)  # the same options as the points
+        seen += 1
+    assert seen >= 5
+    g = played("yahtzee", ["greedy", "optimal"], 3, preset="no_bonus")
+    r = dicelab.review(g)
+    last = [e for e in r if "win" in e.extra]
+    assert last and all(e.situation["open_boxes"] == 1 for e in last) and "win" in r.extras
+    assert all(e.extra["win"].lost >= 0 for e in last)
+    one = dicelab.review(played("yahtzee", ["greedy"], 3, preset="no_bonus"))
+    assert one.extras == {} and one.notes == []
+
+
+# ----- Under40's last stretch: the chance to win the game beside the round -------------------------
+def test_under40_last_stretch_has_the_game_chance():
+    """Two players, both totals within odds.under40_game's reach of the target: every decision
+    gets the chance to win the game of rolling on and of stopping, equal to its readout;
+    outside the stretch, none."""
+    from dicelab.odds import under40_game
+
+    inside = outside = 0
+    for g, d in decisions("under40", ["random", "cautious"], n=150, target=300):
+        st = g.state
+        extra = dict((s.name, opts) for s, opts in d.extra)
+        if min(st.totals) < 300 - under40_game.REACH:
+            assert extra.get("win", []) == []
+            outside += 1
+            continue
+        me = st.current
+        r = under40_game.solve(300).readout(st.totals[me], st.totals[1 - me], st.starter == me,
+                                            st.round_scores[me], g.round_others()[0])
+        got = {o.key: o.value for o in extra["win"]}
+        assert got == {("roll",): r.roll_win, **({("stop",): r.stop_win} if r.stop_win
+                                                 is not None else {})}
+        assert set(got) == {o.key for o in d.options}
+        inside += 1
+    assert inside > 20 and outside > 20

@@ -112,8 +112,11 @@ class CoachView(pn.viewable.Viewer):
         return df
 
     def _table(self, df):
+        # fit_data_fill: each column as wide as its data (or its width below), the table
+        # scrolls sideways inside the panel when they are wider (a phone); fit_data_stretch
+        # squeezed the last column ("why") to a sliver instead
         table = pn.widgets.Tabulator(
-            df, show_index=False, disabled=True, layout="fit_data_stretch",
+            df, show_index=False, disabled=True, layout="fit_data_fill",
             sizing_mode="stretch_width", max_height=380, name="coach-review",
             widths={"state": 210, "choice": 170, "best": 170, "why": 320},
             formatters={c: {"type": "textarea"} for c in ("state", "choice", "best", "why")},
@@ -177,7 +180,7 @@ class CoachView(pn.viewable.Viewer):
         review, game = self.review, self.play.game
         csv_button = pn.widgets.FileDownload(
             callback=lambda: io.StringIO(review.to_csv()), filename="dicelab-review.csv",
-            label="Download review (CSV)", button_type="primary", embed=False, width=220)
+            label="Download review (CSV)", color="primary", embed=False, width=220)
         json_button = pn.widgets.FileDownload(
             callback=lambda: io.StringIO(game.to_json()),
             filename=f"dicelab-{game.variant}-{game.seed}.json", label="Download game (JSON)",
@@ -186,7 +189,9 @@ class CoachView(pn.viewable.Viewer):
                  self._totals()]
         if len(df):
             parts += [self._table(df), self._chart(df)]
-        parts.append(pn.Row(csv_button, json_button))
+        # wraps on a phone (a Row ran off the right edge of the screen)
+        parts.append(pn.FlexBox(csv_button, json_button, flex_wrap="wrap", gap="8px",
+                                sizing_mode="stretch_width"))
         return pn.Column(*parts, sizing_mode="stretch_width")
 
     def __panel__(self):

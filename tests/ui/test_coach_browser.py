@@ -18,12 +18,19 @@ from playwright.sync_api import expect
 
 import dicelab
 
-from .driver import App
+from .driver import DEEP, App
 
 pytestmark = pytest.mark.browser
 SLOW = pytest.mark.skipif(not os.environ.get("DICELAB_SLOW"),
                           reason="slow: set DICELAB_SLOW=1")
 HIGHLIGHT = "rgb(253, 226, 225)"  # coach_view.COSTLY
+# the review table's rows drawn now: [text, highlighted] (through Panel's shadow roots)
+MARKED = DEEP + """
+(() => window.__deep('.tabulator-row').map(r => {
+  const c = r.querySelector('.tabulator-cell[tabulator-field=player]');
+  return [r.innerText, !!c && getComputedStyle(c).backgroundColor === '%s'];
+}))()
+""" % HIGHLIGHT
 
 
 def coach_on(app: App):
@@ -36,6 +43,16 @@ def coach_on(app: App):
     expect(switch.first).to_be_checked()
     page.keyboard.press("Escape")  # close the drawer (it covers the page)
     expect(switch.first).to_be_hidden()
+
+
+def start(app: App, artifacts, name: str):
+    """Start the game; if the table does not come, keep a picture of the page (what the start
+    screen said) in test-artifacts."""
+    try:
+        app.start()
+    except Exception:
+        app.page.screenshot(path=str(artifacts / f"coach-{name}-no-start.png"), full_page=True)
+        raise
 
 
 def coach_line(app: App) -> str:
@@ -79,12 +96,13 @@ def check_review_and_downloads(app: App, tmp_path, bad_choice: re.Pattern, one: 
     # the costly row is highlighted (the styles arrive just after the rows: wait for them)
     expect(rows.first.locator(".tabulator-cell[tabulator-field=player]").first).to_have_css(
         "background-color", HIGHLIGHT, timeout=15_000)
-    marked = []
-    for i in range(rows.count()):
-        row = rows.nth(i)
-        bg = row.locator(".tabulator-cell[tabulator-field=player]").first.evaluate(
-            "c => getComputedStyle(c).backgroundColor")
-        marked.append((row.inner_text(), bg == HIGHLIGHT))
+    # read every row drawn, in one look; the table may redraw once more after the sort:
+    # look again until the costliest (first) row is drawn highlighted
+    for _ in range(40):
+        marked = page.evaluate(MARKED)
+        if marked and marked[0][1] and bad_choice.search(marked[0][0]):
+            break
+        page.wait_for_timeout(250)
     bad = [text for text, hot in marked if hot]
     assert bad and all(bad_choice.search(t) for t in bad), marked
     assert len(bad) == 1 or not one, marked
@@ -176,7 +194,7 @@ def test_bones_coach_line_review_and_csv(page, server, artifacts, tmp_path):
     app.set_field("Min on board", "50")
     app.set_field("Seed (optional)", "21")
     coach_on(app)
-    app.start()
+    start(app, artifacts, "bones")
     decide, state = hint_follower()
     cost = None
     for _ in range(400):
@@ -205,14 +223,37 @@ def test_bones_coach_line_review_and_csv(page, server, artifacts, tmp_path):
     assert r.seats["You"].mistakes == 1 and r.seats["You"].decisions > 1
     finals = [e for e in r if e.unit == "chance to win the game"]
     assert finals and all(e.lost == 0 for e in finals)
+    phone_width_review(page, artifacts)
     assert not page.errors
+
+
+def phone_width_review(page, artifacts):
+    """On a phone (390 px) the review table scrolls sideways inside its panel, and the page
+    itself gets no wider than the window (nor do the download buttons run off it)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    table = page.locator(".tabulator").first
+    table.scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    box = table.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    holder = table.locator(".tabulator-tableholder").first
+    wide, shown, overflow = holder.evaluate(
+        "h => [h.scrollWidth, h.clientWidth, getComputedStyle(h).overflowX]")
+    assert wide > shown + 200 and overflow in ("auto", "scroll"), (wide, shown, overflow)
+    assert holder.evaluate("h => { h.scrollLeft = 300; return h.scrollLeft; }") > 0
+    for name in ("Download review (CSV)", "Download game (JSON)"):
+        b = page.get_by_role("button", name=name).bounding_box()
+        assert b["x"] >= 0 and b["x"] + b["width"] <= 390, (name, b)
+    page.screenshot(path=str(artifacts / "coach-review-phone.png"))
 
 
 @SLOW
 def test_thousand_coach(page, server, artifacts, tmp_path):
     app = App(page, server).open()
     app.choose("Thousand")
-    app.set_field("Target", "300")
+    app.set_field("Target", "400")  # a short game: the barrel (340) below it, the pit 200-300
+    app.set_field("Barrel", "340")
     app.set_field("Seed (optional)", "5")
     coach_on(app)
     app.start()
@@ -230,7 +271,8 @@ def yahtzee_do(app: App, game, key: tuple, held: set) -> None:
     page = app.page
     old = app.tick()
     if key[0] == "box":
-        page.locator("button.box").first.click()
+        box = f'button.box[data-box="{key[1]}"]' if len(key) > 1 else "button.box"
+        page.locator(box).first.click()
         app.wait_tick(old)
         return
     want, keep = list(key[1]), set()
@@ -316,3 +358,59 @@ def test_yahtzee_coach_last_round_in_a_room(browser, server, artifacts, tmp_path
         assert not page.errors
     finally:
         ctx.close()
+
+
+@SLOW
+def test_yahtzee_coach_whole_game(page, server, artifacts, tmp_path):
+    """A whole game alone, in the single-screen app: the test follows it on a copy of its own
+    (same seed, same actions: the same dice) to know each option's value; round 2's first
+    choice is the worst option, every other the best."""
+    from dicelab import coach
+    from dicelab.actions import Reroll, Roll, Score
+
+    app = App(page, server).open()
+    app.choose("Yahtzee")
+    page.get_by_role("button", name="Remove seat 2").click()
+    expect(page.get_by_role("button", name="Remove seat 2")).to_have_count(0)
+    app.set_field("Seed (optional)", "7")
+    coach_on(app)
+    start(app, artifacts, "yahtzee")
+    mirror = dicelab.new_game("yahtzee", ["You"], seed=7)
+    held: set = set()
+    worst = lost = None
+    for _ in range(200):
+        if app.wait_person_or_over() == "over":
+            break
+        if not mirror.state.rolls:  # the round's first roll: forced
+            t = app.tick()
+            page.keyboard.press("Enter")
+            app.wait_tick(t)
+            mirror.apply(Roll())
+            held.clear()
+            continue
+        d = coach.decision(mirror)
+        bad = worst is None and d is not None and sum(
+            v is not None for v in mirror.card().values()) == 1  # round 2
+        if d is None:  # one option left: the last open box
+            key = ("box", next(b for b, v in mirror.card().items() if v is None))
+        elif bad:
+            worst = min(d.options, key=lambda o: o.value)
+            lost = d.best.value - worst.value
+            key = worst.key
+        else:
+            key = d.best.key
+        yahtzee_do(app, mirror, key, held)
+        if key[0] == "box":
+            mirror.apply(Score(key[1]))
+            held.clear()
+        else:
+            mirror.apply(Reroll(tuple(i for i in range(5) if i not in held)))
+        if bad:
+            expect(page.locator("[data-testid=coach-line]").first).to_contain_text(
+                f"cost {lost:,.1f} points")
+    assert mirror.is_over and worst is not None and lost > 0.01
+    game = check_review_and_downloads(
+        app, tmp_path, re.compile(re.escape(worst.label)), one=True,
+        csv_row=lambda r: r["choice"] == worst.label and r["turn"] == "2")
+    assert list(game.actions) == list(mirror.actions)  # the copy followed the same game
+    page.screenshot(path=str(artifacts / "coach-yahtzee-whole.png"), full_page=True)
