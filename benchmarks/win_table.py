@@ -5,7 +5,11 @@ Reference ("plain"): a fixed numpy workload (50 products of 400x400 matrices), s
 says how many of those a build costs whatever the load of the machine; CPU seconds are given
 too (wall time on a shared 2-core machine mostly measures the other jobs). Each build runs in
 a fresh process with no cache (peak RSS of that process). Goals: < 60 s and < 2 GB for the
-default table (target 10,000, min on board 600); a lookup < 1 ms."""
+default table (target 10,000, min on board 600); a lookup < 1 ms.
+
+Thousand (dicelab.odds.win_thousand): the full build of two small Thousand settings, and for the
+default settings (too slow to build here: README "Chance to win") its size and the CPU of two
+value-iteration sweeps, with how far they are from the 1e-9 tolerance."""
 import json
 import os
 
@@ -33,6 +37,42 @@ out = {"wall": time.perf_counter() - w0, "cpu": time.process_time() - c0, "sweep
        "grid": len(final.ys)}
 print(json.dumps(out))
 """
+
+
+THOUSAND_CHILD = r"""
+import json, resource, sys, time
+import numpy as np
+from dicelab.odds import win_thousand as wt
+kw = json.loads(sys.argv[1]); sweeps = int(sys.argv[2])
+tr = wt.thousand_win_rules("thousand", **kw)
+w0, c0 = time.perf_counter(), time.process_time()
+if sweeps == 0:
+    W, bits, n, res, solver = wt._build(tr, progress=False)
+    i0 = solver.st.index(wt.Standing(0, False), 5)
+    start, change = float(W[i0, i0]), res
+else:
+    solver = wt._Solver(tr); solver.layers()
+    W = wt._start_values(solver.st.n)
+    for n in range(1, sweeps + 1):
+        change = solver.sweep(W)
+    start = float("nan")
+out = {"wall": time.perf_counter() - w0, "cpu": time.process_time() - c0, "sweeps": n,
+       "statuses": solver.st.n, "rows": solver.n_bits, "change": change, "start": start,
+       "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+print(json.dumps(out))
+"""
+THOUSAND = [("thousand T150 (barrel 100)", dict(target=150, barrel=100, pits=[[25, 50]],
+                                                barrel_fall=50, bolt_penalty=50), 0),
+            ("thousand T200 (barrel 150)", dict(target=200, barrel=150, pits=[[50, 100]],
+                                                barrel_fall=50, bolt_penalty=50), 0),
+            ("thousand default: 2 sweeps only", {}, 2)]
+
+
+def thousand_build(kw, sweeps):
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
+    out = subprocess.run([sys.executable, "-c", THOUSAND_CHILD, json.dumps(kw), str(sweeps)],
+                         env=env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def reference() -> tuple[float, float]:
@@ -67,6 +107,21 @@ def main():
                 ["table", "wall s", "CPU s", "CPU / plain", "peak MB", "turn sweeps",
                  "first player's chance", "< 60 s CPU, < 2 GB"], rows)
 
+    rows = []
+    for label, kw, sweeps in THOUSAND:
+        b = thousand_build(kw, sweeps)
+        full = sweeps == 0
+        rows.append((label, b["statuses"], f"{b['statuses'] ** 2:,}", f"{b['rows'] * 5:,}",
+                     b["sweeps"], f"{b['cpu']:.1f}", f"{b['cpu'] / ref_cpu:.1f}x",
+                     f"{b['cpu'] / b['sweeps']:.2f}", f"{b['rss']:.0f}", f"{b['change']:.1e}",
+                     f"{b['start']:.6f}" if full else "-",
+                     ("yes" if b["cpu"] < 60 and b["rss"] < 2048 else "NO") if full else "NO"))
+    print_table(f"Two-seat Thousand win table (fresh process, no cache; plain reference "
+                f"{ref_cpu:.2f} s CPU)",
+                ["table", "statuses", "start states", "turn states per sweep", "sweeps",
+                 "CPU s", "CPU / plain", "CPU s per sweep", "peak MB", "last change",
+                 "first player's chance", "< 60 s CPU, < 2 GB"], rows)
+
     from dicelab.odds import win
     t = win.table("bones", progress=False, cache=False, target=2000, min_on_board=600)
     looks = [
@@ -86,7 +141,26 @@ def main():
     ms = timed(first_mid_turn, 20)[0] * 1e3
     rows.append(("mid-turn, first of its turn (solves one turn)", f"{ms * 1e3:.1f}",
                  "yes" if ms < 1 else "NO"))
-    print_table("One win-chance lookup (median; target 2,000)", ["lookup", "us", "< 1 ms"], rows)
+    from dicelab.rules.fivedice import Standing
+    th = win.table("thousand", progress=False, cache=False, **dict(THOUSAND[0][1], pits=[(25, 50)]))
+    me, other = Standing(60, True), Standing(100, True, True, 1)
+    th.readout(me, other, 20, 3)
+    for label, fn in (("thousand T150: start of a turn", lambda: th.readout(me, other)),
+                      ("thousand T150: mid-turn, turn solved",
+                       lambda: th.readout(me, other, 20, 3)),
+                      ("thousand T150: policy bit (winning's decision)",
+                       lambda: th.stands_at(th.status(me), th.status(other), 4, 3))):
+        us = timed(fn, 2000)[0] * 1e6
+        rows.append((label, f"{us:.1f}", "yes" if us < 1000 else "NO"))
+
+    def first_thousand():
+        th._turn.cache_clear()
+        th.readout(me, other, 20, 3)
+    us = timed(first_thousand, 20)[0] * 1e6
+    rows.append(("thousand T150: mid-turn, first of its turn", f"{us:.1f}",
+                 "yes" if us < 1000 else "NO"))
+    print_table("One win-chance lookup (median; Bones target 2,000)", ["lookup", "us", "< 1 ms"],
+                rows)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ VARIANTS = ("bones", "thousand", "under40", "yahtzee")
 
 
 def _parser() -> argparse.ArgumentParser:
+    from .odds.cli_options import thousand_options as _thousand_options
+
     p = argparse.ArgumentParser(prog="dicelab", description="Play and understand dice games.")
     sub = p.add_subparsers(dest="command", required=True)
 
@@ -47,9 +49,20 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--score", type=int, default=0)
     s.add_argument("--leader", type=int, default=None)
     s.add_argument("--win", action="store_true",
-                   help="bones: chance to win a two-seat game (with --opponent)")
+                   help="bones, thousand: chance to win a two-seat game (with --opponent)")
     s.add_argument("--opponent", type=int, default=None, help="--win: the other's banked total")
     s.add_argument("--target", type=int, default=None, help="--win: points that win the game")
+    _thousand_options(s)
+    s.add_argument("--bolts", type=int, default=0, help="thousand --win: my bolts in a row")
+    s.add_argument("--opponent-bolts", type=int, default=0,
+                   help="thousand --win: the other's bolts in a row")
+    s.add_argument("--barrel-turns", type=int, default=0,
+                   help="thousand --win: my failed turns on the barrel")
+    s.add_argument("--opponent-barrel-turns", type=int, default=0,
+                   help="thousand --win: the other's failed turns on the barrel")
+    s.add_argument("--build", action="store_true",
+                   help="thousand --win: build a large exact table (many minutes) instead of "
+                        "estimating by play-outs")
     s.add_argument("--json", action="store_true")
 
     s = sub.add_parser("simulate", help="the strategy lab: computer players against each other")
@@ -63,6 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--min-on-board", type=int, default=None, help="bones")
     s.add_argument("--target", type=int, default=None)
     s.add_argument("--preset", default=None, help="bones: hypercard|french; yahtzee: official|seed")
+    _thousand_options(s)
     s.add_argument("--json", action="store_true")
     s.add_argument("--no-progress", action="store_true")
 
@@ -143,6 +157,12 @@ def cmd_simulate(args) -> int:
 
     settings = {k: v for k, v in (("min_on_board", args.min_on_board), ("target", args.target),
                                   ("preset", args.preset)) if v is not None}
+    from .odds.cli_options import thousand_settings
+
+    extra = thousand_settings(args)
+    if extra and args.variant != "thousand":
+        raise RuleError("--barrel, --pits, --barrel-fall and --bolt-penalty are Thousand settings")
+    settings.update(extra)
     games = args.games if args.games is not None or args.turns is not None else 1000
     result = simulate(args.variant, args.players, games=games, turns=args.turns, seed=args.seed,
                       progress=not (args.json or args.no_progress) and sys.stderr.isatty(),

@@ -170,7 +170,7 @@ def test_bad_states_raise(small):
     with pytest.raises(RuleError):
         small.readout(0, 0, 0, 3)
     with pytest.raises(RuleError):
-        win.table("thousand")
+        win.win_rules("thousand")   # Bones' rules; Thousand has its own table
     with pytest.raises(RuleError):
         win.win_rules("bones", target=400, min_on_board=600)
 
@@ -234,7 +234,7 @@ def test_cli_win_json(capsys, tmp_path, monkeypatch):
     assert "-> " in capsys.readouterr().out.replace("->  ", "-> ")
 
 
-@pytest.mark.parametrize("argv", [["odds", "thousand", "--win", "--opponent", "0"],
+@pytest.mark.parametrize("argv", [["odds", "under40", "--win", "--opponent", "0"],
                                   ["odds", "bones", "--win"],
                                   ["odds", "bones", "--opponent", "50"],
                                   ["odds", "bones", "--win", "--opponent", "75"]])

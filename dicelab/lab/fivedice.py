@@ -271,11 +271,12 @@ def run(variant, players, games, turns, seed, progress, settings):
             samples[spec] = x
         return LabResult(variant, "turns", turns, seed, rows, samples)
     pols = None
-    duel = variant == "bones" and len(players) == 2 and "winning" in players
+    duel = len(players) == 2 and "winning" in players
     if duel and not keepers:
         # score-aware play: two-seat games from dicelab.lab.win, vectorised
+        duel_games = _duel_games if variant == "bones" else _thousand_duel_games
         try:
-            wins, totals, lengths = _duel_games(cfg, players, games, rng, progress)
+            wins, totals, lengths = duel_games(cfg, players, games, rng, progress)
         except RuleError:
             duel = False
         else:
@@ -334,6 +335,42 @@ def _duel_games(cfg, players: list[str], n_games: int, rng, progress: bool = Fal
     kw = dict(target=cfg.target, min_on_board=cfg.min_on_board, preset=cfg.preset, rng=rng)
     a = play((pols[0], pols[1]), half, **kw)
     b = play((pols[1], pols[0]), n_games - half, **kw)
+    winners = np.concatenate([a.winners, 1 - b.winners])
+    totals = np.concatenate([a.totals, b.totals[:, ::-1]])
+    return np.bincount(winners, minlength=2).astype(float), totals, np.concatenate([a.turns,
+                                                                                   b.turns])
+
+
+def thousand_duel_policy(cfg, spec: str, progress: bool = False):
+    """The vectorised two-seat Thousand policy (``dicelab.lab.win``) of a registered computer:
+    ``winning`` (the exact table), ``optimal``, or a threshold computer (with the race rule)."""
+    from ..players import make_player
+    from ..players.fivedice import ThresholdPlayer
+    from .win import (thousand_optimal_policy, thousand_table_policy,
+                      threshold_policy_thousand)
+
+    if spec == "winning":
+        from ..odds import win_thousand
+
+        return thousand_table_policy(win_thousand.table(cfg, progress=progress))
+    if spec == "optimal":
+        return thousand_optimal_policy(cfg)
+    player = make_player("thousand", spec)
+    if isinstance(player, ThresholdPlayer):
+        return threshold_policy_thousand(player.threshold, cfg.turn_rules())
+    raise RuleError(f"{spec!r} has no vectorised form for two-seat Thousand")
+
+
+def _thousand_duel_games(cfg, players: list[str], n_games: int, rng, progress: bool = False):
+    """``dicelab simulate`` for two seats of Thousand with ``winning``: (wins per seat, totals
+    (games, 2), turns per game); each seat moves first in half the games."""
+    from .win import play_thousand
+
+    pols = [thousand_duel_policy(cfg, spec, progress) for spec in players]
+    half = n_games // 2
+    r = cfg.turn_rules()
+    a = play_thousand((pols[0], pols[1]), half, r, rng=rng)
+    b = play_thousand((pols[1], pols[0]), n_games - half, r, rng=rng)
     winners = np.concatenate([a.winners, 1 - b.winners])
     totals = np.concatenate([a.totals, b.totals[:, ::-1]])
     return np.bincount(winners, minlength=2).astype(float), totals, np.concatenate([a.turns,

@@ -91,10 +91,8 @@ def play(policies: tuple[StandFn, StandFn], n_games: int, *, target: int, min_on
             pending[reg_s] = False
             turns[gs] += 1
         # everyone else rolls
-        r = np.flatnonzero(~stand)
-        gr = g[r]
-        k = n[gr] * 6 ** 5 + rng.integers(0, 6 ** 5, size=gr.size)
-        cnt = cnt_table[k]
+        gr = g[~stand]
+        pts, cnt = _roll(rng, n[gr], pts_table, cnt_table)
         bust = cnt == 0
         gb = gr[bust]
         # a bust in a final turn ends the game for the leader; else the turn passes
@@ -106,12 +104,23 @@ def play(policies: tuple[StandFn, StandFn], n_games: int, *, target: int, min_on
         t[rb], n[rb] = 0, 5
         pending[rb] = False
         go = gr[~bust]
-        t[go] += pts_table[k[~bust]] // UNIT
-        left = n[go] - cnt[~bust]
-        n[go] = np.where(left == 0, 5, left)
+        _advance(t, n, go, pts[~bust] // UNIT, cnt[~bust])
         pending[go] = True
         g = g[winners[g] < 0]
     return Duels(winners, rolls, tot * UNIT, turns)
+
+
+def _roll(rng, n_dice: np.ndarray, pts_table, cnt_table):
+    """One roll of n dice per game from the lab's roll tables: (points, counting dice)."""
+    k = n_dice * 6 ** 5 + rng.integers(0, 6 ** 5, size=n_dice.size)
+    return pts_table[k], cnt_table[k]
+
+
+def _advance(t, n, go, pts, cnt) -> None:
+    """The games ``go`` scored: add the points, set the counting dice aside (hot dice: 5)."""
+    t[go] += pts
+    left = n[go] - cnt
+    n[go] = np.where(left == 0, 5, left)
 
 
 def table_policy(table) -> StandFn:
@@ -154,6 +163,186 @@ def threshold_policy(threshold: int, habit: bool = True) -> StandFn:
             want &= ~((n == 5) & (b > 0))
         return want
     return stands
+
+
+# ----- two-seat Thousand ------------------------------------------------------------------------
+ThousandStandFn = Callable[..., np.ndarray]
+"""``stands(me, other, t, n) -> bool``: me and other are ``rules.fivedice.Standing`` of arrays
+(points), t the turn total (points), n the dice of the next roll; asked only where the rules
+allow a stand."""
+
+
+def play_thousand(policies: tuple[ThousandStandFn, ThousandStandFn], n_games: int, rules,
+                  start=None, rng=None, seed=None, max_steps: int = 200_000,
+                  first: str | None = None) -> Duels:
+    """Play ``n_games`` two-seat Thousand games (RULES.md "Thousand") from one state: seat 0 is
+    on turn; ``start`` = (my Standing, the other's Standing, turn total, dice left), points,
+    plain numbers (default: the start of a game). Stands and busts go through
+    ``rules.fivedice.stand`` / ``bust``; a stand that wins ends the game. ``first``: "stand" or
+    "roll" forces seat 0's decision at a mid-turn start (a stand only where allowed)."""
+    from ..rules import fivedice as turn
+
+    r = rules if isinstance(rules, turn.FiveDiceRules) else rules.turn_rules() \
+        if hasattr(rules, "turn_rules") else turn.FiveDiceRules.of("thousand", vars(rules))
+    rng = rng if rng is not None else np.random.default_rng(seed)
+    pts_table, cnt_table = roll_tables("thousand")
+    if start is None:
+        start = (turn.Standing(0, False), turn.Standing(0, False), 0, 5)
+    me0, other0, t0, n0 = start
+    names = turn.Standing._fields
+    st = {f: np.zeros((n_games, 2), dtype=bool if f in ("on_board", "on_barrel") else np.int64)
+          for f in names}
+    for seat, s in ((0, me0), (1, other0)):
+        for f in names:
+            st[f][:, seat] = getattr(s, f)
+    cur = np.zeros(n_games, dtype=np.int64)
+    t = np.full(n_games, t0, dtype=np.int64)
+    n = np.full(n_games, n0, dtype=np.int64)
+    winners = np.full(n_games, -1)
+    turns = np.zeros(n_games, dtype=np.int64)
+    g = np.arange(n_games)
+    steps = 0
+    while g.size:
+        steps += 1
+        if steps > max_steps:
+            raise RuntimeError("Thousand play-outs: games did not end")
+        c_ = cur[g]
+        me = turn.Standing(*(st[f][g, c_] for f in names))
+        other = turn.Standing(*(st[f][g, 1 - c_] for f in names))
+        t_, n_ = t[g], n[g]
+        need = turn.stand_need(r, me.total, me.on_board, me.on_barrel)
+        may = (t_ > 0) & (t_ >= need) & ~((n_ == 5) & (t_ > 0))
+        stand = np.zeros(g.size, dtype=bool)
+        for seat in (0, 1):
+            sel = np.flatnonzero(may & (c_ == seat))
+            if sel.size:
+                pick = lambda s: turn.Standing(*(np.asarray(x)[sel] for x in s))  # noqa: E731
+                stand[sel] = policies[seat](pick(me), pick(other), t_[sel], n_[sel])
+        if steps == 1 and first is not None:
+            stand = may & (first == "stand")
+        s = np.flatnonzero(stand)
+        if s.size:
+            after, won = turn.stand(r, turn.Standing(*(np.asarray(x)[s] for x in me)), t_[s])
+            gs, cs = g[s], c_[s]
+            for f in names:
+                st[f][gs, cs] = getattr(after, f)
+            won = np.broadcast_to(np.asarray(won), gs.shape)
+            winners[gs[won]] = cs[won]
+        rr = np.flatnonzero(~stand)
+        gr = g[rr]
+        pts, cnt = _roll(rng, n[gr], pts_table, cnt_table)
+        bust = cnt == 0
+        b = rr[bust]
+        if b.size:
+            after = turn.bust(r, turn.Standing(*(np.asarray(x)[b] for x in me)))
+            for f in names:
+                st[f][g[b], c_[b]] = getattr(after, f)
+        ended = np.concatenate([g[s], g[b]])
+        turns[ended] += 1
+        cur[ended] = 1 - cur[ended]
+        t[ended], n[ended] = 0, 5
+        _advance(t, n, gr[~bust], pts[~bust], cnt[~bust])
+        g = g[winners[g] < 0]
+    return Duels(winners, steps, st["total"], turns)
+
+
+def thousand_estimate(rules, me, other, turn_total: int = 0, dice_left: int = 5,
+                      n: int = 20_000, seed=None) -> dict:
+    """Chance to win of the player on turn in two-seat Thousand, estimated by ``n`` play-outs
+    of ``optimal`` for both (a stand-in for the max-win play where its exact table is not
+    built), with 95% Wilson intervals; mid-turn also after a stand and after a roll. Labelled
+    as an estimate (``estimate``: True)."""
+    from ..rules import fivedice as turn
+    from .results import wilson
+
+    r = rules.turn_rules() if hasattr(rules, "turn_rules") else rules
+    pol = thousand_optimal_policy(r)
+    start = (me, other, turn_total, dice_left)
+    need = turn.stand_need(r, me.total, me.on_board, me.on_barrel)
+    may = turn_total > 0 and turn_total >= need and not dice_left == 5
+
+    def chance(first, s):
+        res = play_thousand((pol, pol), n, r, start=start, seed=s, first=first)
+        k = int((res.winners == 0).sum())
+        return k / n, wilson(k, n)
+    out = {"estimate": True, "playouts": n, "stand_in": "optimal"}
+    out["win_chance"], out["win_chance_interval"] = chance(None, seed)
+    if turn_total == 0:
+        out.update(roll_win_chance=out["win_chance"], stand_win_chance=None, decision="roll")
+        return out
+    out["roll_win_chance"], out["roll_interval"] = chance("roll", None if seed is None
+                                                          else seed + 1)
+    out["stand_win_chance"] = out["stand_interval"] = None
+    if may:
+        out["stand_win_chance"], out["stand_interval"] = chance("stand", None if seed is None
+                                                                else seed + 2)
+    stand = out["stand_win_chance"] is not None and \
+        out["stand_win_chance"] >= out["roll_win_chance"]
+    out["decision"] = "stand" if stand else "roll"
+    return out
+
+
+def thousand_table_policy(table) -> ThousandStandFn:
+    """The max-win policy of a ``dicelab.odds.win_thousand`` table (its stand bits)."""
+    u = table.rules.unit
+
+    def stands(me, other, t, n):
+        return table.stands_at(table.st.index(me, u), table.st.index(other, u), t // u, n)
+    return stands
+
+
+def thousand_optimal_policy(rules, race: bool = True) -> ThousandStandFn:
+    """``optimal`` in Thousand: the expected-points-optimal turn of each standing
+    (``odds.fivedice.optimal_stand_table``), with the computers' barrel-race rule
+    (``race_policy``) unless ``race`` is off."""
+    from ..odds import fivedice as fd
+    from ..odds.win_thousand import _Statuses, thousand_win_rules
+
+    tr = thousand_win_rules(rules)
+    r, u = tr.five, tr.unit
+    sts = _Statuses(tr)
+    tabs = [fd.optimal_stand_table(r, banked=int(sts.total[i]) * u,
+                                   on_board=bool(sts.opened[i]),
+                                   on_barrel=bool(sts.on_barrel[i]),
+                                   barrel_turns=int(sts.turns[i]), bolts=int(sts.bolts[i]))
+            for i in range(sts.n)]
+    rows = max(len(x) for x in tabs)
+    big = np.zeros((sts.n, rows, 6), dtype=bool)
+    for i, x in enumerate(tabs):
+        big[i, :len(x)] = x
+        big[i, len(x):] = x[-1]
+
+    def stands(me, other, t, n):
+        return big[sts.index(me, u), np.minimum(t // u, rows - 1), n]
+    return race_policy(stands, r) if race else stands
+
+
+def race_policy(policy: ThousandStandFn, rules, likely: float | None = None) -> ThousandStandFn:
+    """``policy`` with the computers' barrel-race rule (players.fivedice.race_action): when
+    the other sits on the barrel and finishes from there in one turn with at least ``likely``
+    (RACE_LIKELY) chance, and I am not on it, stand only where the stand reaches the barrel."""
+    from ..odds import fivedice as fd
+    from ..players.fivedice import RACE_LIKELY
+
+    r = rules
+    likely = RACE_LIKELY if likely is None else likely
+    if not r.barrel or fd.reach_chance(r, r.target - r.barrel, on_barrel=True,
+                                       banked=r.barrel) < likely:
+        return policy
+
+    def stands(me, other, t, n):
+        out = policy(me, other, t, n)
+        chase = np.asarray(other.on_barrel) & ~np.asarray(me.on_barrel)
+        return np.where(chase, np.asarray(me.total) + t >= r.barrel, out)
+    return stands
+
+
+def threshold_policy_thousand(threshold: int, rules=None) -> ThousandStandFn:
+    """Seed 000's threshold computers on Thousand's scale (hot dice are rolled anyway), with
+    the race rule when ``rules`` are given."""
+    def stands(me, other, t, n):
+        return t >= threshold
+    return stands if rules is None else race_policy(stands, rules)
 
 
 # ----- chance to win by play-outs (any variant, any number of seats) ----------------------------

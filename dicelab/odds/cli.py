@@ -27,9 +27,12 @@ from . import under40 as u40
 def odds_command(args) -> int:
     if getattr(args, "win", False):
         return _win(args)
-    for name in ("opponent", "target"):
+    for name in ("opponent", "target", "barrel", "pits", "barrel_fall", "bolt_penalty"):
         if getattr(args, name, None) is not None:
-            raise RuleError(f"--{name} goes with --win")
+            raise RuleError(f"--{name.replace('_', '-')} goes with --win")
+    for name in ("bolts", "opponent_bolts", "barrel_turns", "opponent_barrel_turns", "build"):
+        if getattr(args, name, 0):
+            raise RuleError(f"--{name.replace('_', '-')} goes with --win")
     if args.variant == "under40":
         return _under40(args)
     return _fivedice(args)
@@ -41,14 +44,18 @@ def _win(args) -> int:
     from ..settings import BonesSettings
     from . import win
 
+    if args.variant == "thousand":
+        return _win_thousand(args)
     if args.variant != "bones":
-        raise RuleError(f"--win: the exact win table exists for Bones; {args.variant} has none "
-                        "yet (README, 'Chance to win')")
-    if args.opponent is None:
-        raise RuleError("--win needs --opponent (the other player's banked total)")
-    if args.strategy is not None or args.score or args.leader is not None:
-        raise RuleError("--win takes --banked, --opponent, --turn-total, --dice, --target, "
-                        "--min-on-board, --preset")
+        raise RuleError(f"--win: the exact win tables are for Bones and Thousand, not "
+                        f"{args.variant} (README, 'Chance to win')")
+    _win_common(args)
+    from .cli_options import thousand_settings
+
+    if thousand_settings(args) or args.bolts or args.opponent_bolts or args.barrel_turns \
+            or args.opponent_barrel_turns:
+        raise RuleError("--barrel, --pits, --barrel-fall, --bolt-penalty, --bolts and the "
+                        "barrel turns are Thousand's")
     kw = {k: v for k, v in (("min_on_board", args.min_on_board), ("target", args.target))
           if v is not None}
     settings = BonesSettings(preset=args.preset, **kw)
@@ -66,9 +73,82 @@ def _win(args) -> int:
           f"{args.turn_total}, {out['dice']} {'die' if out['dice'] == 1 else 'dice'} to roll")
     if r.final_turn:
         print(f"  final turn: this turn must reach {r.must_reach:,} to pass the other")
+    _print_win(r)
+    return 0
+
+
+def _win_common(args) -> None:
+    if args.opponent is None:
+        raise RuleError("--win needs --opponent (the other player's banked total)")
+    if args.strategy is not None or args.score or args.leader is not None:
+        raise RuleError("--win takes --banked, --opponent, --turn-total, --dice, --target and "
+                        "the variant's settings")
+
+
+def _print_win(r) -> None:
     stand = "not allowed" if r.stand_win_chance is None else _pct(r.stand_win_chance).strip()
     print(f"  chance to win {_pct(r.win_chance).strip()}: stand {stand}, roll "
           f"{_pct(r.roll_win_chance).strip()}  ->  {r.decision}")
+
+
+def _win_thousand(args) -> int:
+    """Thousand: a banked 0 is not opened yet, the barrel's total is on the barrel."""
+    from .cli_options import thousand_settings
+    from ..rules.fivedice import Standing
+    from ..settings import ThousandSettings
+
+    _win_common(args)
+    if args.min_on_board is not None or args.preset is not None:
+        raise RuleError("--min-on-board and --preset are Bones settings")
+    kw = thousand_settings(args)
+    if args.target is not None:
+        kw["target"] = args.target
+    settings = ThousandSettings(**kw)
+    barrel = settings.barrel
+
+    def standing(total, bolts, turns):
+        on = bool(barrel) and total == barrel
+        return Standing(total, total != 0, on, turns, bolts)
+    me = standing(args.banked, args.bolts, args.barrel_turns)
+    other = standing(args.opponent, args.opponent_bolts, args.opponent_barrel_turns)
+    from . import win_thousand
+
+    tr = win_thousand.thousand_win_rules(settings)
+    table = win_thousand.table_if_cached(tr)
+    if table is None and (args.build or not win_thousand.is_big(tr)):
+        table = win_thousand.table(settings, progress=not args.json)
+    if table is not None:
+        r = table.readout(me, other, args.turn_total, args.dice or 5).to_dict()
+    else:
+        # the exact table takes many minutes: play-outs of `optimal`, labelled as an estimate
+        from ..lab.win import thousand_estimate
+        from ..rules import fivedice as turn
+
+        for s in (me, other):
+            turn.check_standing(tr.five, s)
+        r = thousand_estimate(settings, me, other, args.turn_total, args.dice or 5,
+                              seed=0)
+    out = {"variant": "thousand", "settings": settings.to_dict(), "banked": args.banked,
+           "opponent": args.opponent, "bolts": args.bolts, "opponent_bolts": args.opponent_bolts,
+           "barrel_turns": args.barrel_turns,
+           "opponent_barrel_turns": args.opponent_barrel_turns,
+           "turn_total": args.turn_total, "dice": args.dice or 5, **r}
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    how = "exact, best play for it" if table is not None else \
+        (f"ESTIMATE from {r['playouts']:,} play-outs of optimal; the exact table takes many "
+         "minutes: --build")
+    print(f"Thousand, two players, target {settings.target:,}, barrel {barrel}: chance to win "
+          f"({how})")
+    print(f"  you {args.banked:,} banked, the other {args.opponent:,}; turn total "
+          f"{args.turn_total}, {out['dice']} {'die' if out['dice'] == 1 else 'dice'} to roll")
+    from types import SimpleNamespace
+
+    _print_win(SimpleNamespace(**r))
+    if table is None:
+        lo, hi = r["win_chance_interval"]
+        print(f"  95% interval of the chance to win: {_pct(lo).strip()} to {_pct(hi).strip()}")
     return 0
 
 

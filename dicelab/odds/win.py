@@ -78,8 +78,8 @@ def win_rules(rules: Any = "bones", **over) -> WinRules:
     elif isinstance(rules, str):
         if rules != "bones":
             if rules == "thousand":
-                raise RuleError("the exact win table exists for Bones only so far (Thousand: "
-                                "see the README, 'Chance to win')")
+                raise RuleError("this is Bones' win table; Thousand's is "
+                                "dicelab.odds.win_thousand.table")
             raise RuleError(f"exact win chances are for bones, not {rules!r}")
         base = WinRules()
     elif hasattr(rules, "min_on_board"):
@@ -595,7 +595,7 @@ def _readout(roll_c: float, stand_c: float | None, final: bool, must: int | None
 
 
 # ----- solve and cache ---------------------------------------------------------------------------
-_MEMORY: dict[str, WinTable] = {}
+_MEMORY: dict[str, Any] = {}   # Bones and Thousand tables
 
 
 def cache_dir() -> Path:
@@ -605,20 +605,29 @@ def cache_dir() -> Path:
 
 
 def table(rules: Any = "bones", progress: bool = True,
-          cache: bool | str | os.PathLike = True, **over) -> WinTable:
+          cache: bool | str | os.PathLike = True, **over):
     """The win table of these Bones rules (``win_rules``); solved on first use with a
     progress bar, then kept in memory and in a file under the user cache dir (``cache=True``),
-    another folder (``cache=path``), or nowhere (``cache=False``)."""
+    another folder (``cache=path``), or nowhere (``cache=False``). Thousand's table:
+    ``win_thousand.table``."""
     r = win_rules(rules, **over)
+    return cached_table(r.key, lambda: _new(r, progress), lambda p: _load(p, r), _save, cache)
+
+
+def cached_table(key: str, new, load, save, cache):
+    """The table of ``key`` from memory, else from its file (``load(path)``: None if missing
+    or damaged), else ``new()`` written with ``save(path, table)``; ``cache`` as ``table``."""
     if cache is False:
-        return _new(r, progress)
+        return new()
     folder = cache_dir() if cache is True else Path(cache)
-    path = folder / f"win-{r.key}.npz"
-    mem_key = f"{r.key}@{folder}"
-    t = _MEMORY.get(mem_key) or _load(path, r)
+    path = folder / f"win-{key}.npz"
+    mem_key = f"{key}@{folder}"
+    t = _MEMORY.get(mem_key) or load(path)
     if t is None:
-        t = _new(r, progress)
-        _save(path, t)
+        t = new()
+        if t is None:       # (``new`` may decline to build)
+            return None
+        save(path, t)
     _MEMORY[mem_key] = t
     return t
 
@@ -626,35 +635,51 @@ def table(rules: Any = "bones", progress: bool = True,
 _BUILDING: dict[str, Any] = {}
 
 
-def table_if_ready(rules: Any = "bones", **over) -> WinTable | None:
+def table_if_ready(rules: Any = "bones", **over):
     """The table if it is in memory or in the cache folder; otherwise None, after starting
     one build in a separate process (so a web page never waits for it, nor shares its CPU
     time with the page's thread); a later call finds the file it writes. Environment
     ``DICELAB_WIN_BUILD=off``: no build is started."""
+    r = win_rules(rules, **over)
+    code = ("from dicelab.odds import win; "
+            f"win.table(win.WinRules({r.preset!r}, {r.choose_keepers!r}, {r.min_on_board!r}, "
+            f"{r.target!r}), progress=False)")
+    return ready_table(r.key, lambda p: _load(p, r), code)
+
+
+def ready_table(key: str, load, code: str):
+    """``table_if_ready`` for the table of ``key``: ``load(path)`` reads its file, ``code``
+    (Python) builds it in another process."""
     import subprocess
     import sys
 
-    r = win_rules(rules, **over)
     folder = cache_dir()
-    mem_key = f"{r.key}@{folder}"
+    mem_key = f"{key}@{folder}"
     if mem_key in _MEMORY:
         return _MEMORY[mem_key]
-    path = folder / f"win-{r.key}.npz"
+    path = folder / f"win-{key}.npz"
     proc = _BUILDING.get(mem_key)
     if path.exists() and (proc is None or proc.poll() is not None):
-        t = _load(path, r)
+        t = load(path)
         if t is not None:
             _MEMORY[mem_key] = t
             return t
     if proc is None and os.environ.get("DICELAB_WIN_BUILD") != "off":
         # one attempt per process: a failed build is not retried in a loop
-        code = ("from dicelab.odds import win; "
-                f"win.table(win.WinRules({r.preset!r}, {r.choose_keepers!r}, {r.min_on_board!r}, "
-                f"{r.target!r}), progress=False)")
         _BUILDING[mem_key] = subprocess.Popen([sys.executable, "-c", code],
                                               stdout=subprocess.DEVNULL,
                                               stderr=subprocess.DEVNULL)
     return None
+
+
+def read_with_meta(path: Path, *names: str) -> tuple[dict, dict]:
+    """The named arrays of a table file and its JSON ``meta`` ({} and {} if unreadable)."""
+    z = load_npz(path, "meta", *names)
+    try:
+        meta = json.loads(str(z["meta"])) if z is not None else {}
+    except (ValueError, TypeError):
+        meta = {}
+    return (z or {}), (meta if isinstance(meta, dict) else {})
 
 
 def _new(r: WinRules, progress: bool) -> WinTable:
@@ -663,11 +688,8 @@ def _new(r: WinRules, progress: bool) -> WinTable:
 
 
 def _load(path: Path, r: WinRules) -> WinTable | None:
-    z = load_npz(path, "meta", "W", "policy")
-    if z is None:
-        return None
+    z, meta = read_with_meta(path, "W", "policy")
     try:
-        meta = json.loads(str(z["meta"]))
         w_floor = float(meta["w_floor"])
     except (ValueError, KeyError, TypeError):
         return None

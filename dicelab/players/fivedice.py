@@ -204,11 +204,13 @@ def _positions(dice, keep) -> tuple[int, ...]:
 
 
 class WinningPlayer(param.Parameterized):
-    """Plays to win the game, not the turn: in a two-seat Bones game, the exact policy that
-    maximises the chance of winning (``dicelab.odds.win``: it weighs every stand by the
-    chance to win from the banked totals it leads to, so it rolls on when far behind near the
-    end and banks early when a small lead is worth keeping). With more seats it plays the
-    points-optimal turn with Bones' endgame sense (roll on in a final turn until ahead)."""
+    """Plays to win the game, not the turn: in a two-seat Bones or Thousand game, the exact
+    policy that maximises the chance of winning (``dicelab.odds.win``, Thousand's
+    ``dicelab.odds.win_thousand``: it weighs every stand by the chance to win from the
+    standings it leads to, so it rolls on when far behind near the end and banks early when a
+    small lead is worth keeping; in Thousand it also weighs bolts, pits and the barrel). With
+    more seats, or until its table is built, it plays ``optimal`` (a Thousand table that takes
+    many minutes, such as the default one, is never built on demand: ``win.table``)."""
 
     spec = "winning"
     wait = param.Boolean(default=True, doc=(
@@ -224,6 +226,11 @@ class WinningPlayer(param.Parameterized):
             return OptimalPlayer().act(view)
         from ..odds import win
 
+        if view.variant == "thousand":
+            from ..odds.win_thousand import table_for_play
+
+            table = table_for_play(view.config, self.wait)
+            return OptimalPlayer().act(view) if table is None else _thousand_winning(view, table)
         table = win.table(view.config, progress=False) if self.wait else \
             win.table_if_ready(view.config)
         if table is None:
@@ -249,10 +256,24 @@ class WinningPlayer(param.Parameterized):
         return Stand() if stand else Roll()
 
 
+def _thousand_winning(view, table):
+    """Thousand: the table's stand bits for this pair of standings, turn total and dice."""
+    st = view.state
+    need, _ = view.need_to_stand()
+    if st.turn_total < max(need, 1) or (st.hot_dice and view.hot_dice_compulsory):
+        return Roll()   # standing is not allowed
+    u = table.rules.unit
+    me, other = (view.standing(st, s) for s in (st.current, 1 - st.current))
+    stand = table.stands_at(table.st.index(me, u), table.st.index(other, u),
+                            st.turn_total // u, st.dice_left)
+    return Stand() if stand else Roll()
+
+
 def _keep_options(config, dice):
     from ..odds.fivedice import keep_options
 
     return keep_options(config, dice)
 
 
-register("bones", "winning")(lambda spec: WinningPlayer())
+for _variant in ("bones", "thousand"):
+    register(_variant, "winning")(lambda spec: WinningPlayer())

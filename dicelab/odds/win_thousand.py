@@ -1,0 +1,586 @@
+"""Exact chance to win a two-seat game of Thousand ("1000") under play that maximises it.
+
+RULES.md "Thousand": opening, pits, the barrel with its attempts and fall, bolts in a row and
+their penalty; a stand from the barrel that reaches the target wins at once (no final round).
+
+A player's standing between turns is a *status*: banked total (units of 5), opened, bolts in a
+row, and on the barrel with the attempts used (``rules.fivedice.Standing``). W[i, j] is the
+chance that the player on turn with status i beats the other with status j. A turn of i against
+j is the five-dice turn (turn total, dice left): every counting roll adds points, so the turn is
+acyclic; standing at a running total c is worth 1 - W[j, status after the stand] (the barrel's
+status from the barrel up), a bust 1 - W[j, status after the bust]. On the barrel the turn is
+only "reach the target" (``fivedice._solve_reach``), so its value is a closed form.
+
+Totals can fall (the bolt penalty, the barrel's fall), so the banked states are not acyclic and
+there are no monotone layers: the whole table is solved by value iteration. Each sweep visits
+the pairs of statuses in layers of equal banked sum from the top down (a stand only raises the
+sum, so every stand reads a value already updated in this sweep: Gauss-Seidel), vectorised over
+the pairs of a block of layers with numpy; a bust reads the pair of the same totals with one
+more bolt or barrel attempt, a penalty or fall a lower layer (last sweep's values). Sweeps stop
+once no value changed by more than ``TOL`` (1e-9) in a sweep; then one more sweep records the
+policy's stand bits (its largest change is reported as the residual).
+
+The table stops at a ``floor`` (default: three bolt penalties or barrel falls below zero, -300
+with the default settings): a bust that would take a total below it counts as a lost game. A
+player gets there only after several penalties far behind, so a deeper floor changes the
+chances of ordinary states very little (measured in the README); it is the one approximation
+besides the tolerance. (Clamping at the floor instead would make the floor's penalties a cycle
+that value iteration converges through slowly: the hopeless player at the floor busts often.)
+Lookups of a standing below the floor read the floor's.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import RuleError
+from ..rules import fivedice as turn
+from ..rules.fivedice import FiveDiceRules, Standing
+from . import fivedice as fd
+from .cachefile import save_npz
+from . import win as _win
+from .win import TOL, WinReadout, _readout
+
+FORMAT = 1
+FLOOR = -300         # the default settings' floor (``default_floor``)
+BLOCK = 1        # pairs per block of layers (memory: ~6 * 8 bytes per pair and turn total)
+
+
+@dataclass(frozen=True)
+class ThousandWinRules:
+    """What a two-seat Thousand game's win chances depend on: the turn rules and the floor."""
+
+    five: FiveDiceRules
+    floor: int = FLOOR
+
+    @property
+    def unit(self) -> int:
+        return self.five.unit
+
+    @property
+    def key(self) -> str:
+        f = self.five
+        pits = "_".join(f"{lo}-{hi}" for lo, hi in f.pits) or "none"
+        return (f"thousand-{f.opening}-{pits}-{f.barrel}-{f.target}-{f.barrel_attempts}-"
+                f"{f.barrel_fall}-{f.bolts_per_penalty}-{f.bolt_penalty}-{self.floor}")
+
+
+def default_floor(five: FiveDiceRules) -> int:
+    """Three bolt penalties or barrel falls below zero (the larger), at least 3 units."""
+    return -3 * max(five.bolt_penalty, five.barrel_fall if five.barrel else 0, five.unit)
+
+
+def thousand_win_rules(rules: Any = "thousand", floor: int | None = None,
+                       **over) -> ThousandWinRules:
+    """From ``"thousand"`` (defaults), ThousandSettings, a game config, FiveDiceRules or
+    ThousandWinRules; keyword arguments override settings (target=..., barrel=...); the floor
+    defaults to ``default_floor``."""
+    if isinstance(rules, ThousandWinRules):
+        floor = rules.floor if floor is None else floor
+        rules = rules.five
+    if over:
+        from ..settings import ThousandSettings
+
+        base = fd.as_rules(rules)
+        values = {k: getattr(base, k) for k in turn._FIELDS["thousand"]}
+        values["pits"] = [tuple(p) for p in values["pits"]]
+        five = ThousandSettings(**{**values, **over}).turn_rules()
+    else:
+        five = fd.as_rules(rules)
+    if five.variant != "thousand":
+        raise RuleError("this win table is for Thousand")
+    if floor is None:
+        floor = default_floor(five)
+    u = five.unit
+    if isinstance(floor, bool) or not isinstance(floor, (int, np.integer)) or floor > 0 \
+            or floor % u:
+        raise RuleError(f"the floor is a multiple of {u} points <= 0, got {floor!r}")
+    if five.barrel and five.barrel_fall == 0:
+        raise RuleError("the Thousand win table needs a barrel fall above 0 (with 0 a fallen "
+                        "player stays at the barrel's total off the barrel)")
+    top = five.barrel or five.target
+    for lo, hi in five.pits:
+        if lo < top < hi:
+            raise RuleError(f"the Thousand win table: the pit {lo}-{hi} reaches past {top}")
+    return ThousandWinRules(five, int(floor))
+
+
+# ----- statuses ----------------------------------------------------------------------------------
+class _Statuses:
+    """Every status of one player, numbered: first the opened totals floor..top-1 with no bolt
+    (so the status after a stand at c is c - floor), then the other bolt counts, the unopened
+    totals (0 and lower by whole penalties) and the barrel's attempts."""
+
+    def __init__(self, tr: ThousandWinRules):
+        r = tr.five
+        u = r.unit
+        self.F = F = tr.floor // u
+        self.top = top = (r.barrel or r.target) // u
+        self.B = B = r.bolts_per_penalty if r.bolt_penalty else 1
+        rows = []                                       # (total units, opened, bolts, turns, on)
+        for bolts in range(B):
+            rows += [(c, True, bolts, 0, False) for c in range(F, top)]
+        pen = r.bolt_penalty // u
+        lows = [0] + ([-pen * k for k in range(1, -F // pen + 1)] if pen else [])
+        for bolts in range(B):
+            rows += [(c, False, bolts, 0, False) for c in lows]
+        A = r.barrel_attempts if r.barrel else 0
+        rows += [(top, True, 0, k, True) for k in range(A)]
+        a = np.array(rows, dtype=np.int64)
+        self.total, self.opened, self.bolts, self.turns = a[:, 0], a[:, 1].astype(bool), \
+            a[:, 2], a[:, 3]
+        self.on_barrel = a[:, 4].astype(bool)
+        self.n = len(rows)
+        self.barrel0 = self.n - A if A else -1
+        self._lookup = np.full((top - F + 1, 2, B, max(A, 1), 2), -1, dtype=np.int64)
+        self._lookup[a[:, 0] - F, a[:, 1], a[:, 2], a[:, 3], a[:, 4]] = np.arange(self.n)
+        self.lowest_unopened = min(lows)
+        # the rules module says what a stand needs and what a bust does
+        pts = self.standing(r)
+        need = turn.stand_need(r, pts.total, pts.on_board, pts.on_barrel)
+        self.need = np.maximum(1, -(-np.asarray(need) // u))
+        after = turn.bust(r, pts)
+        # a bust that would take the total below the floor loses the game: status n, "lost"
+        below = np.asarray(after.total) // u < F
+        self.bust = np.where(below, self.n, self.index(after, u))
+        # a stand at c (from any status off the barrel): the status it leads to
+        c = np.arange(F, top + 1)
+        first = Standing(np.full(len(c), F * u), True, False, 0, 0)
+        stood, won = turn.stand(r, first, (c - F) * u)
+        won = np.broadcast_to(np.asarray(won), c.shape)
+        idx = self.index(Standing(stood.total, np.broadcast_to(stood.on_board, c.shape),
+                                  stood.on_barrel, stood.barrel_turns,
+                                  np.broadcast_to(stood.bolts, c.shape)), u)
+        assert (idx[:-1] == np.arange(top - F)).all() and not np.any(won[:-1])
+        self.win_at_top = bool(won[-1])          # no barrel: reaching top wins
+        assert self.win_at_top or idx[-1] == self.barrel0
+
+    def standing(self, r: FiveDiceRules) -> Standing:
+        u = r.unit
+        return Standing(self.total * u, self.opened, self.on_barrel, self.turns, self.bolts)
+
+    def index(self, s: Standing, unit: int) -> np.ndarray:
+        """Status numbers of standings (points; arrays); totals below the floor count as it."""
+        total = np.asarray(s.total) // unit
+        opened = np.asarray(s.on_board, dtype=bool)
+        total = np.where(opened, np.maximum(total, self.F),
+                         np.maximum(total, self.lowest_unopened))
+        on = np.asarray(s.on_barrel, dtype=bool)
+        turns = np.where(on, np.asarray(s.barrel_turns), 0)
+        bolts = np.where(on, 0, np.asarray(s.bolts) % self.B)
+        out = self._lookup[total - self.F, opened.astype(int), bolts, turns, on.astype(int)]
+        if np.any(out < 0):
+            raise RuleError("not a standing of this Thousand win table")
+        return out
+
+
+# ----- the turn kernel --------------------------------------------------------------------------
+class _Kernel:
+    """The five-dice rolls as distinct (points, next dice) rows and a [5, rows] chance matrix."""
+
+    def __init__(self, r: FiveDiceRules):
+        k = fd._kernel(r.kernel_key, auto=True)
+        pairs = sorted(set(zip(k.opt_pts.tolist(), k.opt_next.tolist())))
+        pos = {p: q for q, p in enumerate(pairs)}
+        self.pts = np.array([p for p, _ in pairs])
+        self.nxt = np.array([n for _, n in pairs])
+        self.mix = np.zeros((5, len(pairs)))
+        ends = list(k.n_start[1:]) + [len(k.grp_prob)]
+        for n in range(5):
+            for o in range(k.n_start[n], ends[n]):
+                self.mix[n, pos[int(k.opt_pts[o]), int(k.opt_next[o])]] += k.grp_prob[o]
+        self.bust = k.bust[1:].copy()
+        self.p_hot = k.p_hot5
+        self.p_on = 1.0 - k.bust[5] - k.p_hot5       # 5 dice: counts and leaves dice
+
+
+# ----- the solver ---------------------------------------------------------------------------------
+@dataclass
+class _Block:
+    i: np.ndarray        # my status (turn DP pairs sorted by my total, then the barrel's pairs)
+    j: np.ndarray        # the other's status
+    b: np.ndarray        # my total (units), turn DP pairs only
+    need: np.ndarray
+    c_lo: int
+    level: np.ndarray    # bolts and barrel attempts of both: a bust without a fall adds one
+    target: np.ndarray   # position in the block of the pair a bust leads to, -1: outside
+
+
+def _bit_offsets(st: _Statuses) -> tuple[np.ndarray, int]:
+    """Where each pair's stand bits start: one byte per running total c = b .. top - 1."""
+    S = st.n
+    flat = np.repeat(np.where(st.on_barrel, 0, st.top - st.total), S)
+    off = np.zeros(S * S, dtype=np.int64)
+    off[1:] = np.cumsum(flat)[:-1]
+    return off.reshape(S, S), int(flat.sum())
+
+
+class _Solver:
+    def __init__(self, tr: ThousandWinRules):
+        self.tr = tr
+        self.st = st = _Statuses(tr)
+        self.k = _Kernel(tr.five)
+        S = st.n
+        self.barrel_rows = np.flatnonzero(st.on_barrel)
+        self.reach = 0.0
+        if len(self.barrel_rows):
+            a_u = int(st.need[self.barrel_rows[0]])
+            self.reach = float(fd._solve_reach(tr.five.kernel_key, a_u, True).roll[5, 0])
+        # policy bits: one byte per (pair, running total), bits n = 1..4
+        self.bit_off, self.n_bits = _bit_offsets(st)
+        self.blocks: list[_Block] = []
+
+    def layers(self) -> None:
+        """Group the pairs into blocks of layers of equal banked sum (the sweep's order)."""
+        st = self.st
+        S = st.n
+        off = np.flatnonzero(~st.on_barrel)
+        ii, jj = np.meshgrid(off, np.arange(S), indexing="ij")
+        ii, jj = ii.ravel(), jj.ravel()
+        s = st.total[ii] + st.total[jj]
+        order = np.argsort(-s, kind="stable")
+        ii, jj, s = ii[order], jj[order], s[order]
+        # blocks of whole layers, about BLOCK pairs each
+        cuts = [0]
+        for x in np.flatnonzero(np.diff(s)) + 1:
+            if x - cuts[-1] >= BLOCK:
+                cuts.append(int(x))
+        cuts.append(len(s))
+        # the barrel's pairs (closed form) go with the block holding their sum
+        bar_i = np.repeat(self.barrel_rows, S)
+        bar_j = np.tile(np.arange(S), len(self.barrel_rows))
+        lows = s[np.array(cuts[1:]) - 1]                 # each block's lowest sum
+        where = np.minimum(np.searchsorted(-lows, -(st.top + st.total[bar_j]), side="left"),
+                           len(lows) - 1)
+        lvl = st.bolts + st.turns
+        blk_id = np.full((S + 1, S + 1), -1, dtype=np.int64)   # (+ "lost")
+        blk_pos = np.zeros((S + 1, S + 1), dtype=np.int64)
+        self.blocks = []
+        for z, (a, e) in enumerate(zip(cuts[:-1], cuts[1:])):
+            bi, bj = ii[a:e], jj[a:e]
+            o = np.argsort(st.total[bi], kind="stable")
+            bi, bj = bi[o], bj[o]
+            b = st.total[bi]
+            sel = where == z
+            i_all = np.concatenate([bi, bar_i[sel]])
+            j_all = np.concatenate([bj, bar_j[sel]])
+            blk_id[i_all, j_all] = z
+            blk_pos[i_all, j_all] = np.arange(len(i_all))
+            self.blocks.append(_Block(i_all, j_all, b, st.need[bi], int(b.min()),
+                                      lvl[i_all] + lvl[j_all], np.zeros(0, dtype=np.int64)))
+        for z, blk in enumerate(self.blocks):
+            ti, tj = blk.j, st.bust[blk.i]
+            pos = np.where(blk_id[ti, tj] == z, blk_pos[ti, tj], 0)
+            inside = (blk_id[ti, tj] == z) & (blk.level[pos] == blk.level + 1)
+            blk.target = np.where(inside, pos, -1)
+
+    def sweep(self, W: np.ndarray, bits: np.ndarray | None = None) -> float:
+        """One sweep over every pair, in place; the largest change. Each block's turns are
+        solved at the bust values of the last values, then the block's busts that stay in it
+        (one more bolt or attempt, same totals) are followed exactly from the most bolts down,
+        by the turns' slopes in the bust value (exact while the policy holds)."""
+        st = self.st
+        change = 0.0
+        for blk in self.blocks:
+            i, j = blk.i, blk.j
+            y = 1.0 - W[j, st.bust[i]]
+            m = len(blk.b)
+            start, slope = self._turns(blk, W, y[:m], bits)
+            v = np.concatenate([start, self.reach + (1.0 - self.reach) * y[m:]])
+            d = np.concatenate([slope, np.full(len(i) - m, 1.0 - self.reach)])
+            new = np.empty(len(i))
+            tgt = blk.target
+            for lv in range(int(blk.level.max()), -1, -1):
+                sel = np.flatnonzero(blk.level == lv)
+                t = tgt[sel]
+                inside = t >= 0
+                y_new = y[sel].copy()
+                y_new[inside] = 1.0 - new[t[inside]]
+                new[sel] = v[sel] + d[sel] * (y_new - y[sel])
+            change = max(change, float(np.abs(new - W[i, j]).max()))
+            W[i, j] = new
+        return change
+
+    def _turns(self, blk: _Block, W: np.ndarray, y: np.ndarray,
+               bits: np.ndarray | None = None, keep: bool = False):
+        """(start values, their slopes in the bust value) of the block's turn DP pairs, all at
+        once; ``keep``: also the roll values [rows, 5, P] and the bust value's region value."""
+        st, k = self.st, self.k
+        top, F = st.top, st.F
+        b, c_lo = blk.b, blk.c_lo
+        P = len(b)
+        i, j = blk.i[:P], blk.j[:P]
+        star = np.ones(P) if st.win_at_top else 1.0 - W[j, st.barrel0]
+        M = np.maximum(star, y)
+        dM = (y > star).astype(float)
+        L = top - c_lo
+        V = np.empty(((L + 1) * 6, P))
+        D = np.empty(((L + 1) * 6, P))
+        V[L * 6 + 1:L * 6 + 5] = M
+        V[L * 6 + 5] = (k.p_on * M + k.bust[4] * y) / (1.0 - k.p_hot)
+        D[L * 6 + 1:L * 6 + 5] = dM
+        D[L * 6 + 5] = (k.p_on * dM + k.bust[4]) / (1.0 - k.p_hot)
+        SV = 1.0 - W[j][:, c_lo - F:top - F].T          # [L, P] stand values
+        start = np.empty(P)
+        slope = np.empty(P)
+        active = np.searchsorted(b, np.arange(c_lo, top), side="right")
+        by = k.bust[:, None] * y[None, :]
+        bd = k.bust[:, None]
+        R = np.empty((L, 5, P)) if keep else None
+        weights = np.array([[1], [2], [4], [8]], dtype=np.uint8)
+        for c in range(top - 1, c_lo - 1, -1):
+            kk = active[c - c_lo]
+            rows = (np.minimum(c + k.pts, top) - c_lo) * 6 + k.nxt
+            roll = k.mix @ V[rows, :kk]
+            roll += by[:, :kk]
+            droll = k.mix @ D[rows, :kk]
+            droll += bd
+            r0 = (c - c_lo) * 6
+            sv = SV[c - c_lo, :kk]
+            may = (c - b[:kk]) >= blk.need[:kk]
+            stand = may & (sv >= roll[:4])
+            V[r0 + 1:r0 + 5, :kk] = np.where(stand, sv, roll[:4])
+            V[r0 + 5, :kk] = roll[4]
+            D[r0 + 1:r0 + 5, :kk] = np.where(stand, 0.0, droll[:4])
+            D[r0 + 5, :kk] = droll[4]
+            first = np.searchsorted(b[:kk], c, side="left")
+            start[first:kk] = roll[4, first:kk]
+            slope[first:kk] = droll[4, first:kk]
+            if bits is not None and first:
+                code = (stand[:, :first] * weights).sum(axis=0, dtype=np.uint8)
+                bits[self.bit_off[i[:first], j[:first]] + (c - b[:first])] = code
+            if keep:
+                R[c - c_lo, :, :kk] = roll
+        if keep:
+            return start, R, M
+        return start, slope
+
+
+def _start_values(S: int) -> np.ndarray:
+    """W [S + 1, S + 1] to iterate from; the last status is "lost": beaten by anyone."""
+    W = np.full((S + 1, S + 1), 0.5)
+    W[:, S] = 1.0
+    W[S, :] = 0.0
+    return W
+
+
+def _build(tr: ThousandWinRules, progress: bool = True, tol: float = TOL,
+           max_sweeps: int = 500, callback=None):
+    """W [S, S], stand bits, the sweeps it took and the last sweep's largest change."""
+    solver = _Solver(tr)
+    solver.layers()
+    S = solver.st.n
+    W = _start_values(S)
+    from tqdm.auto import tqdm
+
+    history = []
+    with tqdm(total=int(np.ceil(-np.log10(tol))), desc="Thousand win table",
+              unit="digit", disable=not progress) as bar:
+        for sweep in range(max_sweeps):
+            ch = solver.sweep(W)
+            history.append(ch)
+            digits = min(bar.total, int(max(0.0, -np.log10(max(ch, 1e-300)))))
+            if digits > bar.n:
+                bar.update(digits - bar.n)
+            if callback is not None:
+                callback(sweep + 1, ch)
+            if ch <= tol:
+                break
+        else:
+            raise RuntimeError(f"Thousand win table: no convergence in {max_sweeps} sweeps")
+    bits = np.zeros(solver.n_bits, dtype=np.uint8)
+    residual = solver.sweep(W, bits)
+    return W, bits, len(history) + 1, residual, solver
+
+
+# ----- the table ----------------------------------------------------------------------------------
+def _standing(tr: ThousandWinRules, s) -> Standing:
+    """A Standing from a Standing or a banked total (points): opened when not 0, on the barrel
+    (no attempt used) when it is the barrel's total, no bolts."""
+    if isinstance(s, Standing):
+        return s
+    r = tr.five
+    if isinstance(s, bool) or not isinstance(s, (int, np.integer)):
+        raise RuleError(f"a banked total is a whole number, got {s!r}")
+    return Standing(int(s), s != 0, bool(r.barrel) and s == r.barrel, 0, 0)
+
+
+class ThousandWinTable:
+    """Win chances of a two-seat Thousand game under play that maximises them."""
+
+    def __init__(self, rules: ThousandWinRules, W: np.ndarray, bits: np.ndarray,
+                 sweeps: int = 0, residual: float = float("nan")):
+        self.rules = rules
+        self.W = W
+        self.bits = bits
+        self.sweeps = sweeps
+        self.residual = residual
+        self._solver = _Solver(rules)
+        self.st = self._solver.st
+        self.offsets = self._solver.bit_off
+        self._turn = lru_cache(maxsize=64)(self._solve_turn)
+
+    @property
+    def n_states(self) -> int:
+        return self.st.n ** 2
+
+    def status(self, s) -> int:
+        """The status number of a player's standing (``Standing`` or a banked total)."""
+        p = _standing(self.rules, s)
+        turn.check_standing(self.rules.five, p)
+        if p.total % self.rules.unit:
+            raise RuleError(f"Thousand totals are multiples of {self.rules.unit}, got {p.total}")
+        if not p.on_board and p.total > 0:
+            raise RuleError("a player who has not opened has banked nothing")
+        return int(self.st.index(p, self.rules.unit))
+
+    def start_chance(self, me=0, other=0) -> float:
+        """Chance of the player whose turn starts now (standings or banked totals)."""
+        return float(self.W[self.status(me), self.status(other)])
+
+    def _solve_turn(self, i: int, j: int):
+        """One turn of the pair (i, j) off the barrel: roll values [c - b, n - 1] for c below
+        the top, and the values of the region from the top up."""
+        st = self.st
+        b = int(st.total[i])
+        blk = _Block(np.array([i]), np.array([j]), np.array([b]), st.need[[i]], b,
+                     np.zeros(1, dtype=np.int64), np.full(1, -1))
+        y = 1.0 - self.W[j, st.bust[i]]
+        _start, R, M = self._solver._turns(blk, self.W, np.array([y]), keep=True)
+        return R[:, :, 0], float(M[0]), float(y)
+
+    def readout(self, me, other, turn_total: int = 0, dice_left: int = 5) -> WinReadout:
+        """The player on turn (``me``) against ``other`` (each a ``Standing`` or a banked
+        total, see ``_standing``); this turn so far has ``turn_total`` and the next roll
+        throws ``dice_left`` (5 with a turn total > 0: hot dice, which must be rolled)."""
+        i, j = self.status(me), self.status(other)
+        u = self.rules.unit
+        t_pts = fd._check_total(self.rules.five, turn_total)
+        n = fd._check_n(dice_left)
+        st, k = self.st, self._solver.k
+        if t_pts == 0:
+            if n != 5:
+                raise RuleError("a turn starts with all five dice")
+            return _readout(float(self.W[i, j]), None, False, None)
+        t = t_pts
+        y = 1.0 - self.W[j, st.bust[i]]
+        need = int(st.need[i])
+        hot = n == 5
+        may = t >= need and not hot
+        if st.on_barrel[i]:
+            sol = fd._solve_reach(self.rules.five.kernel_key, need, True)
+            p = fd._roll_value(sol, n, t)
+            roll_c = p + (1.0 - p) * y
+            return _readout(float(roll_c), 1.0 if may else None, False, (need - t) * u
+                            if t < need else None)
+        c = int(st.total[i]) + t
+        R, M, _y = self._turn(i, j)
+        if c < st.top:
+            roll_c = float(R[c - int(st.total[i]), n - 1])
+            stand_c = 1.0 - float(self.W[j, c - st.F])
+        else:
+            v5 = (k.p_on * M + k.bust[4] * y) / (1.0 - k.p_hot)
+            vreg = np.where(k.nxt == 5, v5, M)
+            roll_c = float(k.mix[n - 1] @ vreg + k.bust[n - 1] * y)
+            stand_c = 1.0 if st.win_at_top else 1.0 - float(self.W[j, st.barrel0])
+        return _readout(roll_c, stand_c if may else None, False, None)
+
+    def stands_at(self, i, j, t, n) -> np.ndarray:
+        """Arrays of status numbers i (on turn), j, turn totals t (units, > 0) and dice n:
+        whether the max-win policy stands there (asked where the rules allow a stand)."""
+        st = self.st
+        i, j, t, n = (np.asarray(v) for v in (i, j, t, n))
+        b = st.total[i]
+        c = b + t
+        low = (c < st.top) & ~st.on_barrel[i]
+        idx = np.where(low, self.offsets[i, j] + t, 0)
+        bit = (self.bits[idx] >> np.clip(n - 1, 0, 7)) & 1
+        y = 1.0 - self.W[j, st.bust[i]]
+        star = 1.0 if st.win_at_top else 1.0 - self.W[j, max(st.barrel0, 0)]
+        high = star >= y
+        out = np.where(st.on_barrel[i], True, np.where(low, bit.astype(bool), high))
+        return out & (n < 5)
+
+
+# ----- solve and cache ----------------------------------------------------------------------------
+def table(rules: Any = "thousand", progress: bool = True,
+          cache: bool | str | os.PathLike = True, floor: int | None = None,
+          **over) -> ThousandWinTable:
+    """The win table of these Thousand rules; solved on first use with a progress bar, then
+    kept in memory and in a file under the user cache dir (``cache=True``), another folder
+    (``cache=path``) or nowhere (``cache=False``); as ``win.table``."""
+    tr = thousand_win_rules(rules, floor, **over)
+    return _win.cached_table(tr.key, lambda: _new(tr, progress), lambda p: _load(p, tr), _save,
+                             cache)
+
+
+BIG = 400
+"""Tables of more statuses than this take many minutes to build (the default: 723)."""
+
+
+def table_if_cached(rules: Any = "thousand", **over) -> ThousandWinTable | None:
+    """The table if it is in memory or in the cache folder, else None (nothing is built)."""
+    tr = thousand_win_rules(rules, **over)
+    return _win.cached_table(tr.key, lambda: None, lambda p: _load(p, tr), lambda p, t: None,
+                             True)
+
+
+def is_big(tr: ThousandWinRules) -> bool:
+    """Whether building this table takes many minutes (more than ``BIG`` statuses)."""
+    return _Statuses(tr).n > BIG
+
+
+def table_for_play(rules: Any, wait: bool = True) -> ThousandWinTable | None:
+    """The table a computer plays from: a built one (memory, cache folder); else a small one
+    built now (``wait``) or in another process (None meanwhile); never a big one on demand."""
+    tr = thousand_win_rules(rules)
+    t = table_if_cached(tr)
+    if t is not None or is_big(tr):
+        return t
+    return table(tr, progress=False) if wait else table_if_ready(tr)
+
+
+def table_if_ready(rules: Any = "thousand", **over) -> ThousandWinTable | None:
+    """The table if it is in memory or in the cache folder; otherwise None, after starting
+    one build in another process (as ``win.table_if_ready``)."""
+    tr = thousand_win_rules(rules, **over)
+    f = tr.five
+    code = ("from dicelab.odds import win_thousand as w; from dicelab.rules.fivedice "
+            f"import FiveDiceRules as F; w.table(w.ThousandWinRules(F('thousand', "
+            f"opening={f.opening!r}, pits={f.pits!r}, barrel={f.barrel!r}, "
+            f"target={f.target!r}, barrel_attempts={f.barrel_attempts!r}, "
+            f"barrel_fall={f.barrel_fall!r}, bolts_per_penalty={f.bolts_per_penalty!r}, "
+            f"bolt_penalty={f.bolt_penalty!r}), {tr.floor!r}), progress=False)")
+    return _win.ready_table(tr.key, lambda p: _load(p, tr), code)
+
+
+def _new(tr: ThousandWinRules, progress: bool) -> ThousandWinTable:
+    W, bits, sweeps, residual, _solver = _build(tr, progress)
+    return ThousandWinTable(tr, W, bits, sweeps, residual)
+
+
+def _load(path: Path, tr: ThousandWinRules) -> ThousandWinTable | None:
+    z, meta = _win.read_with_meta(path, "W", "bits")
+    if not z:
+        return None
+    st = _Statuses(tr)
+    W, bits = z["W"], z["bits"]
+    if meta.get("key") != tr.key or meta.get("format") != FORMAT \
+            or W.shape != (st.n + 1, st.n + 1) \
+            or not np.all(np.isfinite(W)) or W.min() < 0 or W.max() > 1 \
+            or bits.dtype != np.uint8 or bits.shape != (_bit_offsets(st)[1],):
+        return None
+    return ThousandWinTable(tr, W, bits, int(meta.get("sweeps", 0)),
+                            float(meta.get("residual", "nan")))
+
+
+def _save(path: Path, t: ThousandWinTable) -> None:
+    meta = json.dumps({"key": t.rules.key, "format": FORMAT, "sweeps": t.sweeps,
+                       "residual": t.residual})
+    save_npz(path, W=t.W, bits=t.bits, meta=np.array(meta))
