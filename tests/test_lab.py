@@ -115,3 +115,27 @@ def test_simulated_turn_means_agree_with_exact_odds(variant, players):
         lo, hi = row["mean_turn_score_ci"]
         half = (hi - lo) / 2
         assert abs(row["mean_turn_score"] - exact) < 2 * half, (p, row, exact)
+
+
+def test_thousand_games_that_never_end_are_stopped_and_reported(monkeypatch):
+    """RULES.md Thousand: bolts cost points and "totals may go negative"; two gamblers drift
+    below zero for ever (seed 0: no winner in 200,000 actions). The lab stops such a game at
+    its turn limit and says so, where it used to hang."""
+    from dicelab.lab import fivedice, models
+
+    res = simulate("thousand", "gambler,gambler", games=3, seed=0)
+    assert res.unfinished == 2
+    assert sum(r["wins"] for r in res.rows) == 1
+    assert res.to_dict()["unfinished_games"] == 2
+    assert "2 of 3 games were still going after the turn limit" in res.table()
+    assert res.game_lengths.max() == fivedice.MAX_TURNS
+    # the game models stop at the same limit (a smaller one here, to be quick)
+    monkeypatch.setattr(fivedice, "MAX_TURNS", 40)
+    wins, totals, turns = models.play_games("thousand", ["gambler", "gambler"], 2, seed=0)
+    assert wins.sum() < 2 and turns.max() >= 40
+
+
+def test_finished_games_report_no_unfinished():
+    res = simulate("thousand", "chicken,aggressive", games=20, seed=1)
+    assert res.unfinished == 0 and sum(r["wins"] for r in res.rows) == 20
+    assert "still going" not in res.table()

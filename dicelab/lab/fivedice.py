@@ -182,10 +182,17 @@ def simulate_bones_games(policies: list[Policy], n_games: int, seed=None, min_on
                        [np.concatenate(p) if p else np.zeros(0, np.int64) for p in points])
 
 
+# Thousand's totals may fall for ever (RULES.md: bolts, "totals may go negative"): two
+# gamblers drift below -100,000 and never finish. A game still going after this many turns
+# is stopped and reported as unfinished (winner -1) instead of hanging the lab.
+MAX_TURNS = 5_000
+
+
 def simulate_thousand_games(policies: list[Policy], n_games: int, seed=None,
-                            config=None) -> GamesResult:
+                            config=None, max_turns: int = MAX_TURNS) -> GamesResult:
     """Whole Thousand games (RULES.md: opening, pits, barrel and its attempts, bolts and their
-    penalty; a win from the barrel ends the game at once) between threshold policies."""
+    penalty; a win from the barrel ends the game at once) between threshold policies; a game
+    still going after ``max_turns`` turns ends unfinished (winner -1)."""
     from ..settings import ThousandSettings
 
     c = config or ThousandSettings()
@@ -223,7 +230,7 @@ def simulate_thousand_games(policies: list[Policy], n_games: int, seed=None,
         winners[active[wins]] = cur[wins]
         turns[active] += 1
         current[active] = (cur + 1) % seats
-        active = active[winners[active] < 0]
+        active = active[(winners[active] < 0) & (turns[active] < max_turns)]
     totals = fields["total"]
     return GamesResult([p.name for p in policies], winners, totals, turns,
                        [np.concatenate(p) if p else np.zeros(0, np.int64) for p in points])
@@ -271,6 +278,7 @@ def run(variant, players, games, turns, seed, progress, settings):
             samples[spec] = x
         return LabResult(variant, "turns", turns, seed, rows, samples)
     pols = None
+    unfinished = 0  # games stopped at MAX_TURNS (Thousand's totals can fall for ever)
     duel = len(players) == 2 and "winning" in players
     if duel and not keepers:
         # score-aware play: two-seat games from dicelab.lab.win, vectorised
@@ -300,7 +308,9 @@ def run(variant, players, games, turns, seed, progress, settings):
                                        target=cfg.target, preset=cfg.preset)
         else:
             res = simulate_thousand_games(pols, games, seed=rng, config=cfg)
-        wins = np.bincount(res.winners, minlength=len(players)).astype(float)
+        unfinished = int(np.sum(res.winners < 0))
+        wins = np.bincount(res.winners[res.winners >= 0],
+                           minlength=len(players)).astype(float)
         per_turn = [float(np.mean(tp)) if len(tp) else float("nan") for tp in res.turn_points]
         lengths = res.turns
         totals = res.totals
@@ -308,6 +318,7 @@ def run(variant, players, games, turns, seed, progress, settings):
         from .models import play_games
 
         wins, totals, lengths = play_games(variant, players, games, seed, settings, progress)
+        unfinished = games - int(round(wins.sum()))
         per_turn = [float("nan")] * len(players)  # no per-turn record from whole games
     rows = []
     for i, spec in enumerate(players):
@@ -316,7 +327,7 @@ def run(variant, players, games, turns, seed, progress, settings):
         rows.append({"player": spec, "seat": i + 1, "wins": float(k), "win_rate": float(k / games),
                      "win_rate_ci": [lo, hi], "points_per_turn": per_turn[i],
                      "mean_final_total": float(np.mean(totals[:, i]))})
-    return LabResult(variant, "games", games, seed, rows, {}, lengths)
+    return LabResult(variant, "games", games, seed, rows, {}, lengths, unfinished=unfinished)
 
 
 def _duel_games(cfg, players: list[str], n_games: int, rng, progress: bool = False):

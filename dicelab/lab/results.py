@@ -51,6 +51,7 @@ class LabResult:
     samples: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     game_lengths: np.ndarray | None = field(default=None, repr=False)
     length_unit: str = "turns"
+    unfinished: int = 0       # games stopped before anyone won (see lab.fivedice.MAX_TURNS)
 
     def keys(self) -> list[str]:
         """Player names, with the seat added where a name repeats."""
@@ -66,6 +67,7 @@ class LabResult:
             out["win_rate"] = {k: r["win_rate"] for k, r in zip(self.keys(), self.rows)}
             if self.game_lengths is not None and len(self.game_lengths):
                 out[f"mean_game_{self.length_unit}"] = float(np.mean(self.game_lengths))
+            out["unfinished_games"] = self.unfinished
         return out
 
     def table(self) -> str:
@@ -94,6 +96,9 @@ class LabResult:
             if self.game_lengths is not None and len(self.game_lengths):
                 lines.append(f"mean game length: {np.mean(self.game_lengths):.1f} "
                              f"{self.length_unit}")
+            if self.unfinished:
+                lines.append(f"{self.unfinished:,} of {self.n:,} games were still going after "
+                             "the turn limit and were stopped: nobody won them")
         return "\n".join(lines)
 
     def __str__(self) -> str:
