@@ -9,12 +9,15 @@ action, the options of the player on turn are valued by the variant's exact solv
   ``round_readout``);
 - Yahtzee: expected final score (the solved table's ``advise``: every keep and every box).
 
-A state where the rules leave one option is not a decision (nor, in points, a Bones/Thousand
-final turn: only passing the leader counts there). What a choice lost is the best option's value
-minus the chosen one's (0 for the best, never negative). The value of an option comes from a
-small per-variant ``ValueSource``; later sources in ``SOURCES`` add columns (``Entry.extra``,
-``SeatSummary.extra_lost``) without deciding "best": two-seat Bones adds the chance to win the
-game (``odds.win``, ``BonesWinSource``) and one sentence where it disagrees with the points.
+A state where the rules leave one option is not a decision. What a choice lost is the best
+option's value minus the chosen one's (0 for the best, never negative). The value of an option
+comes from a small per-variant ``ValueSource``; later sources in ``SOURCES`` add columns
+(``Entry.extra``, ``SeatSummary.extra_lost``) without deciding "best": the chance to win the game
+where an exact play-to-win solver covers the decision (``GameWinSource``: two-seat Bones,
+``odds.win``; Yahtzee's last round, ``odds.yahtzee_race``; Under40's last stretch,
+``odds.under40_game``), and one sentence where it disagrees with the first. A Bones final turn
+is not judged in points (only passing the leader counts there): in a two-seat game the chance
+to win judges it (``takes_over``; its entry's unit says so and the points columns stay empty).
 
     review = dicelab.review(game)      # a Game, a saved game's JSON (text or dict)
     review.seats["Ann"].lost           # value lost in all
@@ -66,6 +69,11 @@ class ValueSource:
         """Why the decision now is not judged in this source's units (the review notes it
         once), or None."""
         return None
+
+    def takes_over(self, game: Game) -> bool:
+        """A later source: it judges the decision now, which the first source skips (two-seat
+        Bones' final turns, by the chance to win)."""
+        return False
 
     def options(self, game: Game) -> list[Option]:
         """The distinct options of the player on turn now, valued."""
@@ -129,6 +137,12 @@ def _pct(p: float) -> str:
 
 
 # ----- Bones and Thousand ------------------------------------------------------------------------
+def _keep_label(kind: str, keep: tuple | None) -> str:
+    """"rolling", or with choose_keepers "setting aside 1 5 and rolling"."""
+    verb = "rolling" if kind == "roll" else "standing"
+    return verb if keep is None else f"setting aside {' '.join(map(str, keep))} and {verb}"
+
+
 class FiveDiceSource(ValueSource):
     """Expected points of the rest of the turn (odds.fivedice: the gain to the banked total)."""
 
@@ -147,8 +161,9 @@ class FiveDiceSource(ValueSource):
 
     def skip(self, game) -> str | None:
         if getattr(game.state, "final_from", None) is not None:
-            return ("Final turns (after a player reached the target) are not judged: there "
-                    "the expected points do not count, only passing the leader (RULES.md).")
+            return ("Final turns (after a player reached the target) are not judged in "
+                    "points: there only passing the leader counts (RULES.md); two-seat games "
+                    "judge them by the chance to win.")
         return None
 
     def options(self, game) -> list[Option]:
@@ -174,10 +189,10 @@ class FiveDiceSource(ValueSource):
             detail = {"turn_total": r.turn_total, "dice_left": r.dice_left, "hot": r.hot_dice,
                       "bust": float(bust_chance(game.config, r.dice_left)), "readout": r,
                       "keep": keep}
-            opts.append(Option(("roll", key), f"setting aside {words} and rolling",
-                               r.roll_value, detail))
+            opts.append(Option(("roll", key), _keep_label("roll", keep), r.roll_value,
+                               detail))
             if r.may_stand:
-                opts.append(Option(("stand", key), f"setting aside {words} and standing",
+                opts.append(Option(("stand", key), _keep_label("stand", keep),
                                    r.stand_value, detail))
         return opts
 
@@ -242,10 +257,10 @@ class FiveDiceSource(ValueSource):
         return f"{value:,.0f}" if abs(value - round(value)) < 1e-9 else f"{value:,.1f}"
 
 
-class BonesWinSource(ChanceSource):
-    """Chance to win the game (two-seat Bones: the exact play-to-win table, ``odds.win``).
-    A second column beside the points: it never decides "best" or "mistake", it says what a
-    choice cost in games won, and where the points and the chance to win disagree."""
+class GameWinSource(ChanceSource):
+    """The chance to win the game, beside a variant's own unit where an exact play-to-win
+    solver covers the decision (a later source: its column, and one sentence where its best
+    play is not the first source's)."""
 
     name = "win"
     unit = "chance to win the game"
@@ -254,6 +269,22 @@ class BonesWinSource(ChanceSource):
     # where their win chances differ by more than this: 0.1 percentage points, so the two
     # numbers the sentence prints differ
     DISAGREE = 1e-3
+
+    def disagree(self, best_label: str, best: float, points_label: str, points: float) -> str:
+        """One sentence where the points' best play is not the play that wins most."""
+        return (f"Points and the chance to win disagree here: {best_label} wins the game "
+                f"{self.fmt(best)} of the time, {points_label} (the points play) "
+                f"{self.fmt(points)}.")
+
+
+class BonesWinSource(GameWinSource):
+    """Chance to win the game (two-seat Bones: the exact play-to-win table, ``odds.win``).
+    A second column beside the points: in regular turns it never decides "best" or "mistake",
+    it says what a choice cost in games won, and where the points and the chance to win
+    disagree. In a final turn (the other reached the target) the points do not count: there
+    it judges the decision itself (``takes_over``; exact without the table,
+    ``win.final_readout``)."""
+
     # tables up to this target build in about 2 s of CPU: built on the spot; larger ones
     # (the default 10,000: ~25 s) only if ready (``table_if_ready`` builds them elsewhere)
     BUILD_TARGET = 3000
@@ -261,12 +292,24 @@ class BonesWinSource(ChanceSource):
     def __init__(self):
         self._tables: dict = {}
 
+    def rules(self, game):
+        """The game's WinRules, or None where the solver takes no such rules (a target below
+        the minimum on board: the settings allow it, the table does not)."""
+        from .odds import win
+
+        try:
+            return win.win_rules(game.config)
+        except RuleError:
+            return None
+
     def table(self, game):
         """The game's win table, or None while it is not built (looked up once per source, so
         one review uses one answer throughout)."""
         from .odds import win
 
-        r = win.win_rules(game.config)
+        r = self.rules(game)
+        if r is None:
+            return None
         if r.key not in self._tables:
             self._tables[r.key] = (win.table(r, progress=False) if r.target <= self.BUILD_TARGET
                                    else win.table_if_ready(r))
@@ -276,16 +319,36 @@ class BonesWinSource(ChanceSource):
         # "" (no note): the table is for two-seat Bones only
         if game.variant != "bones" or game.n_seats != 2:
             return ""
+        if self.rules(game) is None:
+            return ("The chance to win is left out: the exact solver needs a target of at "
+                    "least the minimum on board.")
         if self.table(game) is None:
-            return ("The chance to win is left out: its exact table for these rules is being "
-                    "built (about 25 s of CPU, once; `dicelab odds bones --win` builds it "
-                    "too). Review again later.")
+            return ("The chance to win is left out of regular turns: its exact table for these "
+                    "rules is being built (about 25 s of CPU, once; `dicelab odds bones --win` "
+                    "builds it too). Review again later.")
         return None
 
-    def options(self, game) -> list[Option]:
+    def _final(self, game) -> bool:
         st = game.state
-        t = self.table(game) if st.phase == "decide" else None
-        if t is None:
+        return (game.variant == "bones" and game.n_seats == 2
+                and getattr(st, "final_from", None) is not None and self.rules(game) is not None)
+
+    def takes_over(self, game) -> bool:
+        return self._final(game)
+
+    def options(self, game) -> list[Option]:
+        from .odds import win
+        from .odds.fivedice import bust_chance
+
+        st = game.state
+        if st.phase != "decide":
+            return []
+        if self._final(game):
+            def readout(b, o, total, left):
+                return win.final_readout(game.config, b, o, total, left)
+        elif (t := self.table(game)) is not None:
+            readout = t.readout
+        else:
             return []
         me = st.current
         b, o = st.totals[me], st.totals[1 - me]
@@ -293,27 +356,58 @@ class BonesWinSource(ChanceSource):
             from .odds.fivedice import keep_options
 
             auto = FiveDiceSource._auto_keep(st)
-            states = [(None if keep == auto else keep, st.before_total + pts, left)
+            states = [(keep, None if keep == auto else keep, st.before_total + pts, left)
                       for keep, pts, left in keep_options(game.config, st.dice)]
         else:
-            states = [(None, st.turn_total, st.dice_left)]
+            states = [(None, None, st.turn_total, st.dice_left)]
         opts = []
         try:
-            for keep, total, left in states:
-                r = t.readout(b, o, total, left)
-                opts.append(Option(("roll", keep), "rolling", r.roll_win_chance, {"readout": r}))
+            for keep, key, total, left in states:
+                r = readout(b, o, total, left)
+                detail = {"readout": r, "turn_total": total, "dice_left": left,
+                          "banked": b, "opponent": o,
+                          "bust": float(bust_chance(game.config, left))}
+                opts.append(Option(("roll", key), _keep_label("roll", keep), r.roll_win_chance,
+                                   detail))
                 if r.stand_win_chance is not None:
-                    opts.append(Option(("stand", keep), "standing", r.stand_win_chance,
-                                       {"readout": r}))
+                    opts.append(Option(("stand", key), _keep_label("stand", keep),
+                                       r.stand_win_chance, detail))
         except RuleError:  # a state the table does not hold (the game is decided): no column
             return []
         return opts
 
-    def disagree(self, best_label: str, best: float, points_label: str, points: float) -> str:
-        """One sentence where the points' best play is not the play that wins most."""
-        return (f"Points and the chance to win disagree here: {best_label} wins the game "
-                f"{self.fmt(best)} of the time, {points_label} (the points play) "
-                f"{self.fmt(points)}.")
+    # the rest judges a final turn (``takes_over``): the state, the key, the sentence
+    def key_of(self, game, action) -> tuple:
+        return FiveDiceSource().key_of(game, action)
+
+    def state_words(self, game) -> str:
+        st = game.state
+        other = st.totals[1 - st.current]
+        return (FiveDiceSource().state_words(game)
+                + f"; final turn: {game.names[1 - st.current]} has {other:,}")
+
+    def situation(self, game) -> dict:
+        st = game.state
+        return {**FiveDiceSource().situation(game), "final_turn": True,
+                "to_pass": st.totals[1 - st.current]}
+
+    def why(self, d, chosen, best) -> str:
+        det = chosen.detail
+        total, other = det["banked"] + det["turn_total"], det["opponent"]
+        must = det["readout"].must_reach
+        if chosen.key[0] == "stand" and chosen.value == 0.0:
+            return (f"{_cap(chosen.label)} on {det['turn_total']:,} ends the game at "
+                    f"{total:,}, not above {other:,}: a sure loss; {best.label} on (reaching "
+                    f"{must:,} this turn) still wins {self.fmt(best.value)} of the time.")
+        if best.key[0] == "stand" and best.value == 1.0:
+            n = det["dice_left"]
+            mine = det["banked"] + best.detail["turn_total"]
+            return (f"{_cap(best.label)} on {best.detail['turn_total']:,} makes {mine:,}, above "
+                    f"{other:,}: a sure win; {chosen.label} risks a bust ({_pct(det['bust'])} likely with {n} "
+                    f"{'die' if n == 1 else 'dice'}) and wins {self.fmt(chosen.value)} of the "
+                    f"time.")
+        return (f"{_cap(best.label)} wins the game {self.fmt(best.value)} of the time, "
+                f"{chosen.label} {self.fmt(chosen.value)}.")
 
 
 # ----- Under40 -----------------------------------------------------------------------------------
@@ -360,6 +454,34 @@ class Under40Source(ChanceSource):
         return (f"At {det['score']} against {others} a roll goes over 40 "
                 f"{_pct(det['bust'])} of the time; {best.label} wins the round "
                 f"{self.fmt(best.value)} of the time, {chosen.label} {self.fmt(chosen.value)}.")
+
+
+class Under40WinSource(GameWinSource):
+    """Chance to win the game in Under40's last stretch (``odds.under40_game``: two players,
+    both totals within its reach of the target, both playing for the game), beside the chance
+    to win the round."""
+
+    def supports(self, game) -> str | None:
+        return "" if game.n_seats != 2 else None
+
+    def options(self, game) -> list[Option]:
+        from .odds import under40_game
+
+        st = game.state
+        me = st.current
+        low = game.config.target - under40_game.REACH
+        if st.phase != "decide" or min(st.totals) < low:
+            return []  # outside the solved stretch (checked before solving it, ~3 s once)
+        try:
+            r = under40_game.solve(game.config.target).readout(
+                st.totals[me], st.totals[1 - me], st.starter == me, st.round_scores[me],
+                game.round_others()[0] if game.round_others() else 0)
+        except RuleError:  # a total at the target (the round decides the game)
+            return []
+        opts = [Option(("roll",), "rolling on", float(r.roll_win))]
+        if r.stop_win is not None:
+            opts.append(Option(("stop",), "stopping", float(r.stop_win)))
+        return opts
 
 
 # ----- Yahtzee -----------------------------------------------------------------------------------
@@ -445,10 +567,30 @@ class YahtzeeSource(ValueSource):
                 f"{chosen.label} {self.fmt(chosen.value)}.")
 
 
+class YahtzeeRaceSource(GameWinSource):
+    """Chance to win the game in Yahtzee's last round (``odds.yahtzee_race``: with one box
+    left, the exact chance to finish above every other seat for every keep and for scoring
+    now). Only where that chance is exact: at most one other seat still to play."""
+
+    def supports(self, game) -> str | None:
+        return "" if game.n_seats < 2 else None
+
+    def options(self, game) -> list[Option]:
+        from .odds.yahtzee_race import race
+
+        r = race(game)
+        if r is None or not r.exact:
+            return []
+        opts = [Option(("box", r.box), "scoring", r.score_win)]
+        opts += [Option(("keep", k), "keeping", w) for k, (w, _pts) in r.keeps.items()
+                 if len(k) < 5]  # keeping every die is no re-roll (as YahtzeeSource)
+        return opts
+
+
 # variant -> value sources, the first one decides "best" and "lost"; later ones add columns
 SOURCES: dict[str, list[Callable[[], ValueSource]]] = {
-    "bones": [FiveDiceSource, BonesWinSource], "thousand": [FiveDiceSource], "under40": [Under40Source],
-    "yahtzee": [YahtzeeSource],
+    "bones": [FiveDiceSource, BonesWinSource], "thousand": [FiveDiceSource], "under40": [Under40Source, Under40WinSource],
+    "yahtzee": [YahtzeeSource, YahtzeeRaceSource],
 }
 
 
@@ -494,7 +636,7 @@ class Entry:
 
     def line(self, source: ValueSource | None = None) -> str:
         """The short line the app and the terminal show after a decision."""
-        src = source or _SOURCE_BY_UNIT.get(self.unit, ValueSource())
+        src = self.source if self.unit in _SOURCE_BY_UNIT else source or ValueSource()
         if not self.mistake:
             text = (f"Best play: {self.chosen.label} ({src.fmt(self.chosen.value)}"
                     + (f"; {self.best.label} was as good" if self.best.key != self.chosen.key
@@ -505,6 +647,8 @@ class Entry:
                     f"{self.chosen.label} {src.fmt(self.chosen.value)}.")
         for k, side in self.extra.items():  # the chance to win, where it is known
             x = _SOURCE_BY_NAME[k]
+            if x.unit == self.unit:  # the decision was judged in it: said already
+                continue
             text += f" {_cap(x.unit)}: {x.fmt(side.chosen)}" + (
                 f", {x.fmt(side.best)} by {self._label(side.best_key)}." if side.mistake
                 else ".")
@@ -512,6 +656,11 @@ class Entry:
 
     def _label(self, key: tuple) -> str:
         return next((o.label for o in self.options if o.key == key), "")
+
+    @property
+    def source(self) -> ValueSource:
+        """The source this decision was judged by (its numbers' format)."""
+        return _SOURCE_BY_UNIT[self.unit]
 
     def to_dict(self) -> dict[str, Any]:
         return {"index": self.index, "turn": self.turn, "seat": self.seat,
@@ -612,13 +761,18 @@ def decision(game: Game, sources: list[ValueSource] | None = None) -> Decision |
         return None
     sources = sources or sources_for(game)
     main = sources[0]
-    if main.supports(game) is not None or len(game.legal_actions()) < 2 \
-            or main.skip(game) is not None:
+    if main.supports(game) is not None or len(game.legal_actions()) < 2:
         return None
+    if main.skip(game) is not None:  # a later source may judge it (Bones' final turns)
+        main = next((s for s in sources[1:] if s.takes_over(game)), None)
+        if main is None:
+            return None
     options = main.options(game)
     if len(options) < 2:
         return None
-    extra = tuple((s, s.options(game)) for s in sources[1:] if s.supports(game) is None)
+    # the later sources' columns (one that judges the decision fills its own column too)
+    extra = tuple((s, options if s is main else s.options(game)) for s in sources[1:]
+                  if s is main or s.supports(game) is None)
     seat = game.current_player
     return Decision(main, seat, game.names[seat], game.seats[seat].is_computer,
                     _turn_number(game), main.state_words(game), tuple(options), extra,
@@ -657,16 +811,27 @@ class SeatSummary:
     lost: float = 0.0
     costliest: list[Entry] = field(default_factory=list)
     extra_lost: dict = field(default_factory=dict)  # later sources: name -> lost in all
+    # decisions judged in the review's unit (``lost``; two-seat Bones' final turns are judged
+    # by the chance to win), and per later source the decisions it valued
+    valued: int = 0
+    extra_valued: dict = field(default_factory=dict)
 
     @property
     def mean_lost(self) -> float:
-        return self.lost / self.decisions if self.decisions else 0.0
+        """Lost per decision judged in the review's unit."""
+        return self.lost / self.valued if self.valued else 0.0
+
+    def mean_extra_lost(self, name: str) -> float | None:
+        """A later source's value lost per decision it valued (None: it valued none)."""
+        n = self.extra_valued.get(name, 0)
+        return self.extra_lost[name] / n if n else None
 
     def to_dict(self) -> dict[str, Any]:
         return {"player": self.player, "seat": self.seat, "computer": self.computer,
                 "decisions": self.decisions, "mistakes": self.mistakes, "lost": self.lost,
                 "mean_lost": self.mean_lost,
                 **{f"{k}_lost": v for k, v in self.extra_lost.items()},
+                **{f"mean_{k}_lost": self.mean_extra_lost(k) for k in self.extra_lost},
                 "costliest": [{"index": e.index, "turn": e.turn, "lost": e.lost, "why": e.why}
                               for e in self.costliest]}
 
@@ -675,7 +840,7 @@ class Review:
     """Every judged decision of a game and the totals per seat."""
 
     COLUMNS = ("index", "turn", "player", "state", "choice", "choice_value", "best",
-               "best_value", "lost", "mistake", "why")
+               "best_value", "lost", "mistake", "why", "unit")
 
     def __init__(self, game: Game, entries: list[Entry], source: ValueSource,
                  notes: list[str], extras: dict[str, ValueSource] | None = None):
@@ -696,16 +861,22 @@ class Review:
             s.name: SeatSummary(s.name, i, s.is_computer) for i, s in enumerate(game.seats)}
         for s in self.seats.values():
             s.extra_lost = dict.fromkeys(self.extras, 0.0)
+            s.extra_valued = dict.fromkeys(self.extras, 0)
         for e in entries:
             s = self.seats[e.player]
             s.decisions += 1
             s.mistakes += e.mistake
-            s.lost += e.lost
+            if e.unit == self.unit:  # a final turn's loss is in games won, not points
+                s.lost += e.lost
+                s.valued += 1
             for k, side in e.extra.items():
                 s.extra_lost[k] = s.extra_lost.get(k, 0.0) + side.lost
+                s.extra_valued[k] = s.extra_valued.get(k, 0) + 1
         for s in self.seats.values():
-            mine = [e for e in entries if e.player == s.player and e.lost > 0]
-            s.costliest = sorted(mine, key=lambda e: -e.lost)[:3]
+            # a final turn thrown away decides the game: such a mistake comes first
+            mine = [e for e in entries if e.player == s.player and e.lost > 0
+                    and (e.unit == self.unit or e.mistake)]
+            s.costliest = sorted(mine, key=lambda e: (e.unit == self.unit, -e.lost))[:3]
 
     def __len__(self):
         return len(self.entries)
@@ -729,11 +900,15 @@ class Review:
         """One flat row per decision (the CSV and the app's table)."""
         out = []
         for e in self.entries:
+            # the value columns are in the review's unit: a decision judged in another (a
+            # final turn, by the chance to win) leaves them empty and fills its own columns
+            mine = e.unit == self.unit
             row = {"index": e.index, "turn": e.turn, "player": e.player, "state": e.state,
-                   "choice": e.chosen.label, "choice_value": e.chosen.value,
-                   "best": e.best.label, "best_value": e.best.value, "lost": e.lost,
-                   "mistake": e.mistake, "why": e.why,
-                   "options": "; ".join(f"{o.label} {self.source.fmt(o.value)}"
+                   "choice": e.chosen.label, "choice_value": e.chosen.value if mine else None,
+                   "best": e.best.label, "best_value": e.best.value if mine else None,
+                   "lost": e.lost if mine else None, "mistake": e.mistake, "why": e.why,
+                   "unit": e.unit,
+                   "options": "; ".join(f"{o.label} {e.source.fmt(o.value)}"
                                         + self._extra_words(e, o) for o in e.options)}
             row.update(e.extra_fields())
             out.append(row)
@@ -742,7 +917,7 @@ class Review:
     def _extra_words(self, e: Entry, o: Option) -> str:
         """" (win 43.2%)": an option's values from the later sources."""
         parts = [f"{k} {src.fmt(e.extra[k].values[o.key])}" for k, src in self.extras.items()
-                 if k in e.extra and o.key in e.extra[k].values]
+                 if k in e.extra and o.key in e.extra[k].values and src.unit != e.unit]
         return f" ({', '.join(parts)})" if parts else ""
 
     def to_csv(self) -> str:
@@ -779,12 +954,11 @@ class Review:
                          + "".join(f"; {x.fmt_loss(s.extra_lost.get(k, 0.0))} lost"
                                    for k, x in self.extras.items()) + ".")
             for e in s.costliest:
-                lines.append(f"  turn {e.turn}, {src.fmt_loss(e.lost)}: {e.why}")
+                lines.append(f"  turn {e.turn}, {e.source.fmt_loss(e.lost)}: {e.why}")
         return lines
 
     def text(self) -> str:
         """The review as aligned text: a table of decisions, then the totals."""
-        fmt = self.source.fmt
         head = f"{'#':>4} {'turn':>4}  {'player':<12} {'choice':<40} {'best':<40} {'lost':>8}"
         for k in self.extras:  # the chance to win: the choice's, the best, what was lost
             head += f"  {k:>6} {k + ' best':>9} {k + ' lost':>9}"
@@ -792,6 +966,7 @@ class Review:
                  + ("" if self.finished else " (not finished)"), head, "-" * len(head)]
         for e in self.entries:
             mark = "!" if e.mistake else " "
+            fmt = e.source.fmt  # a final turn's values are chances ("34.5%")
             lines.append(f"{e.index:>4} {e.turn:>4}  {e.player[:12]:<12} "
                          f"{(e.chosen.label + ' ' + fmt(e.chosen.value))[:40]:<40} "
                          f"{(e.best.label + ' ' + fmt(e.best.value))[:40]:<40} "
@@ -819,9 +994,10 @@ class Review:
         return f"<Review {self.variant}: {len(self.entries)} decisions; lost {lost}>"
 
     def _repr_html_(self) -> str:
-        fmt, esc = self.source.fmt, html.escape
+        esc = html.escape
         rows = []
         for e in self.entries:
+            fmt = e.source.fmt
             style = ' style="background:#fde2e1"' if e.mistake else ""
             rows.append(f"<tr{style}><td>{e.turn}</td><td>{esc(e.player)}</td>"
                         f"<td>{esc(e.state)}</td><td>{esc(e.chosen.label)} "
@@ -871,7 +1047,7 @@ def review(game: Game | dict | str, seat: str | None = None) -> Review:
     for i, action in enumerate(game.actions):
         d = decision(fresh, sources)
         if d is None and not fresh.is_over and (note := sources[0].skip(fresh)) \
-                and note not in notes:
+                and note not in notes and not any(s.takes_over(fresh) for s in sources[1:]):
             notes.append(note)
         if d is not None:
             key = d.source.key_of(fresh, action)

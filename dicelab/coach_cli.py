@@ -73,11 +73,12 @@ def simulate_extra(args, players) -> dict:
 
 
 def add_to_simulate_json(text: str, args) -> str:
-    """The simulate JSON with "coach" added, and each player's mean_lost_per_decision."""
+    """The simulate JSON with "coach" added, and each player's mean_lost_per_decision (and,
+    where the chance to win is known, mean_win_lost_per_decision)."""
     data = json.loads(text)
     players = [r["player"] for r in data["players"]]
     extra = simulate_extra(args, players)
     for row, c in zip(data["players"], extra["players"]):
-        row["mean_lost_per_decision"] = c["mean_lost_per_decision"]
+        row.update({k: v for k, v in c.items() if k.startswith("mean_")})
     data["coach"] = extra
     return json.dumps(data)

@@ -19,6 +19,7 @@ from dicelab.errors import RuleError
 from dicelab.games import Seat, fivedice
 from dicelab.odds import fivedice as fd
 from dicelab.odds import under40 as u40
+from dicelab.odds import win
 from dicelab.odds.yahtzee import solve
 from dicelab.players import RandomPlayer, make_player
 from dicelab.settings import YahtzeeSettings
@@ -61,10 +62,18 @@ def decisions(variant, specs, n=100, **settings):
 @pytest.mark.parametrize("variant,settings", [("bones", {}), ("thousand", {}),
                                               ("bones", {"preset": "french"})])
 def test_five_dice_values_are_turn_readout(variant, settings):
-    seen = 0
+    seen = finals = 0
     for g, d in decisions(variant, ["random", "random"], **settings):
-        seen += 1
         st, seat = g.state, g.state.current
+        if getattr(st, "final_from", None) is not None:  # a two-seat final turn: the win chance
+            r = win.final_readout(g.config, st.totals[seat], st.totals[1 - seat],
+                                  st.turn_total, st.dice_left)
+            values = {o.key[0]: o.value for o in d.options}
+            assert d.source.name == "win" and values["roll"] == r.roll_win_chance
+            assert values.get("stand") == r.stand_win_chance
+            finals += 1
+            continue
+        seen += 1
         extra = {}
         if variant == "thousand":
             extra = dict(on_barrel=st.on_barrel[seat], barrel_turns=st.barrel_turns[seat],
@@ -75,7 +84,7 @@ def test_five_dice_values_are_turn_readout(variant, settings):
         assert values["roll"] == r.roll_value
         assert values.get("stand") == r.stand_value
         assert d.best.key[0] == r.decision
-    assert seen == 100
+    assert seen + finals == 100 and seen > 80
 
 
 def test_choose_keepers_values_are_keep_values():
@@ -134,7 +143,9 @@ def test_lost_is_never_negative_and_zero_for_the_best(variant, specs, settings):
             assert e.lost >= 0
             assert e.lost == e.best.value - e.chosen.value or e.lost == 0
             assert e.best.value == max(o.value for o in e.options)
-            assert e.mistake == (e.lost > r.tolerance)
+            # two-seat Bones' final turns are judged by the chance to win (test_coach_win.py)
+            assert e.unit == r.unit or (variant == "bones" and e.unit == "chance to win the game")
+            assert e.mistake == (e.lost > e.source.tolerance)
             # the points sentence when points were lost; one more where the chance to win
             # (two-seat Bones) prefers another play than the points
             disagree = "Points and the chance to win disagree" in e.why
@@ -143,15 +154,19 @@ def test_lost_is_never_negative_and_zero_for_the_best(variant, specs, settings):
                                 .values[e.best.key] > coach.BonesWinSource.DISAGREE)
             assert len(e.options) >= 2
             # judging the best option itself loses exactly nothing
-            assert coach.Decision(r.source, e.seat, e.player, e.computer, e.turn, e.state,
+            assert coach.Decision(e.source, e.seat, e.player, e.computer, e.turn, e.state,
                                   e.options).judge(e.best.key).lost == 0.0
         for name, s in r.seats.items():
             mine = [e for e in r if e.player == name]
-            assert s.decisions == len(mine)
-            assert s.lost == pytest.approx(sum(e.lost for e in mine), abs=1e-9)
+            points = [e for e in mine if e.unit == r.unit]
+            assert s.decisions == len(mine) and s.valued == len(points)
+            assert s.lost == pytest.approx(sum(e.lost for e in points), abs=1e-9)
             assert s.mistakes == sum(e.mistake for e in mine)
-            assert [e.lost for e in s.costliest] == sorted(
-                (e.lost for e in mine if e.lost > 0), reverse=True)[:3]
+            # final-turn mistakes (in games won) first, then the costliest in points
+            finals = sorted((e.lost for e in mine if e.unit != r.unit and e.mistake),
+                            reverse=True)
+            assert [e.lost for e in s.costliest] == (finals + sorted(
+                (e.lost for e in points if e.lost > 0), reverse=True))[:3]
 
 
 @pytest.mark.parametrize("variant,settings", [("bones", {}), ("bones", {"choose_keepers": True}),
@@ -224,8 +239,8 @@ def test_forced_moves_are_not_decisions():
     forced = 0
     for i, action in enumerate(g.actions):
         choices = len(replay.legal_actions())
-        # a final turn is not judged in points (only passing the leader counts there)
-        assert (i in judged) == (choices > 1 and replay.state.final_from is None)
+        # two seats: a final turn is judged too (by the chance to win: test_coach_win.py)
+        assert (i in judged) == (choices > 1)
         forced += choices == 1
         replay.apply(action)
     assert forced > len(judged) / 2  # every first roll, and rolls below 600 off the board
@@ -293,8 +308,10 @@ def test_outputs():
     r = dicelab.review(g)
     rows = list(csv.DictReader(io.StringIO(r.to_csv())))
     assert len(rows) == len(r)
-    assert {"turn", "player", "choice", "best", "lost", "why", "options"} <= set(rows[0])
-    assert sum(float(x["lost"]) for x in rows) == pytest.approx(
+    assert {"turn", "player", "choice", "best", "lost", "why", "options", "unit"} <= set(rows[0])
+    # the points columns: empty for a final turn (judged by the chance to win)
+    assert all((x["lost"] == "") == (x["unit"] != r.unit) for x in rows)
+    assert sum(float(x["lost"]) for x in rows if x["lost"]) == pytest.approx(
         sum(s.lost for s in r.seats.values()))
     d = json.loads(r.to_json())
     assert d["seats"]["chicken 1"]["mistakes"] == r.seats["chicken 1"].mistakes
@@ -316,3 +333,40 @@ def test_a_wasted_yahtzee_round_is_noted_not_judged():
     assert any("wasted on a filled box are not judged" in n for n in r.notes)
     assert all(e.chosen.key[0] in ("keep", "box") for e in r)
     assert coach.judge(g, "roll") is None  # the turn's first roll is forced
+
+
+def test_a_rooms_log_reviews_like_the_game():
+    """A network game is its log: a room under way through the rooms service (a person and a
+    computer) reviews the same from the room's game, from a copy replayed from the log (what
+    a browser holds), and from that copy saved and loaded."""
+    from dicelab.rooms import RoomService
+    from dicelab.ui.lobby import replica
+
+    service = RoomService("memory")
+    # (a target above 3,000: no win table is built here, the points alone)
+    room, token = service.create("review me", "bones", {"target": 3500, "min_on_board": 300},
+                                 "Ann")
+    service.add_computer(room.name, token, "chicken")
+    service.start(room.name, token)
+    for _ in range(40):  # a game under way reviews as well as a finished one
+        g = service.state(room.name)
+        if g.is_over:
+            break
+        if g.current_player == 0:  # Ann: stand whenever allowed with 300, else roll
+            st = g.state
+            stand = dicelab.Stand() in g.legal_actions() and st.turn_total >= 300
+            service.act(room.name, token, "stand" if stand else "roll")
+        else:
+            service.play_computers(room.name)
+    g = service.state(room.name)
+    assert len(g.actions) > 40
+    copy = replica(service.room(room.name))
+    for action in service.log(room.name):
+        copy.apply(action)
+    r = dicelab.review(g)
+    assert r.seats["Ann"].decisions > 3 and r.seats["Ann"].mistakes > 0
+
+    def entries(review):  # a browser's copy seats names only: nobody is a computer there
+        return [{**e.to_dict(), "computer": None} for e in review]
+    for other in (copy, copy.to_json()):
+        assert entries(dicelab.review(other)) == entries(r)

@@ -94,6 +94,51 @@ def test_simulate_json_adds_the_value_lost_per_decision(capsys):
     assert out["coach"]["players"][0]["decisions"] > 50
 
 
+def test_simulate_json_adds_the_win_chance_lost_per_decision(capsys, tmp_path, monkeypatch):
+    """Two-seat Bones with its win table (a target of 2,000 builds it on the spot): each
+    player's mean win chance lost per decision, the reviews' own numbers averaged; `winning`
+    loses none, Chicken some."""
+    from dicelab.lab.review import coach_losses
+    from dicelab.odds import win
+
+    monkeypatch.setattr(win, "cache_dir", lambda: tmp_path / "win")
+    assert main(["simulate", "bones", "--players", "chicken,winning", "--games", "4",
+                 "--target", "2000", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    chicken, winning = out["players"]
+    assert winning["mean_win_lost_per_decision"] <= 1e-9
+    assert chicken["mean_win_lost_per_decision"] > 1e-3
+    c = out["coach"]
+    assert c["win_unit"] == "chance to win the game" and c["games"] == 4
+    # the same numbers from the reviews of the same games
+    want = coach_losses("bones", ["chicken", "winning"], 4, 0, {"target": 2000})
+    assert want == c
+    for row in c["players"]:
+        assert row["win_decisions"] == row["decisions"]  # every decision has a chance
+        assert row["mean_win_lost_per_decision"] == pytest.approx(
+            row["win_lost"] / row["win_decisions"])
+    # and by hand: one game's review, averaged here
+    g = dicelab.new_game("bones", [Seat("a", make_player("bones", "chicken"), strategy="chicken"),
+                                   Seat("b", make_player("bones", "winning"), strategy="winning")],
+                         seed=2, target=2000)
+    g.play_computers()
+    r = dicelab.review(g)
+    mine = [e.extra["win"].lost for e in r if e.player == "a"]
+    assert len(mine) == 8 and sum(mine) > 0
+    assert r.seats["a"].mean_extra_lost("win") == pytest.approx(sum(mine) / len(mine))
+    assert len(mine) == r.seats["a"].decisions
+
+
+def test_simulate_json_leaves_the_win_chance_out_without_its_table(capsys):
+    """No table for these rules (and none is built in tests): no win numbers, a note."""
+    assert main(["simulate", "bones", "--players", "chicken,optimal", "--games", "3",
+                 "--target", "5000", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert "mean_win_lost_per_decision" not in out["players"][0]
+    assert "win_unit" not in out["coach"]
+    assert any("chance to win is left out" in n for n in out["coach"]["notes"])
+
+
 # ----- the terminal games --------------------------------------------------------------------
 def test_bones_terminal_h_and_coach_with_pexpect():
     child = pexpect.spawn(sys.executable, ["-m", "dicelab.cli", "play", "bones", "--players",

@@ -13,13 +13,21 @@ SAMPLE = 20  # games reviewed: the coach replays each decision, so a sample, not
 def coach_losses(variant: str, players: list[str], games: int = SAMPLE, seed: int | None = 0,
                  settings: dict | None = None) -> dict:
     """{"games", "unit", "tolerance", "notes", "players": [{player, decisions, mistakes, lost,
-    mean_lost_per_decision}] in seat order} over ``games`` seeded games."""
+    mean_lost_per_decision}] in seat order} over ``games`` seeded games. ``lost`` is in the
+    review's unit over the decisions judged in it; where the chance to win is known for every
+    decision (two-seat Bones with its win table) each row adds win_decisions, win_lost and
+    mean_win_lost_per_decision, and the result win_unit."""
     from ..coach import review
 
     seats = len(players)
     decisions = np.zeros(seats, dtype=np.int64)
     mistakes = np.zeros(seats, dtype=np.int64)
+    valued = np.zeros(seats, dtype=np.int64)
     lost = np.zeros(seats)
+    extra_n: dict[str, np.ndarray] = {}
+    extra_lost: dict[str, np.ndarray] = {}
+    extra_units: dict[str, str] = {}
+    partial: set[str] = set()  # later sources that left regular decisions out (no table yet)
     unit, tolerance, notes = "", 0.0, []
     for child in np.random.SeedSequence(seed).spawn(games):
         s = int(child.generate_state(1)[0])
@@ -29,12 +37,32 @@ def coach_losses(variant: str, players: list[str], games: int = SAMPLE, seed: in
         r = review(game)
         unit, tolerance = r.unit, r.tolerance
         notes += [n for n in r.notes if n not in notes]
+        for k, src in r.extras.items():
+            extra_units[k] = src.unit
+            if any(k not in e.extra for e in r):
+                partial.add(k)
         for i, summary in enumerate(r.seats.values()):
             decisions[i] += summary.decisions
             mistakes[i] += summary.mistakes
+            valued[i] += summary.valued
             lost[i] += summary.lost
-    rows = [{"player": p, "decisions": int(d), "mistakes": int(m), "lost": float(x),
-             "mean_lost_per_decision": float(x / d) if d else None}
-            for p, d, m, x in zip(players, decisions, mistakes, lost)]
-    return {"games": games, "unit": unit, "tolerance": tolerance, "notes": notes,
-            "players": rows}
+            for k, x in summary.extra_lost.items():
+                extra_lost.setdefault(k, np.zeros(seats))[i] += x
+                extra_n.setdefault(k, np.zeros(seats, dtype=np.int64))[i] += \
+                    summary.extra_valued[k]
+    rows = [{"player": p, "decisions": int(decisions[i]), "mistakes": int(mistakes[i]),
+             "lost": float(lost[i]),
+             "mean_lost_per_decision": float(lost[i] / valued[i]) if valued[i] else None}
+            for i, p in enumerate(players)]
+    out = {"games": games, "unit": unit, "tolerance": tolerance, "notes": notes,
+           "players": rows}
+    for k in extra_lost:
+        if k in partial:
+            continue  # a mean over some decisions only would mislead: the notes say why
+        out[f"{k}_unit"] = extra_units[k]
+        for i, row in enumerate(rows):
+            n = int(extra_n[k][i])
+            row.update({f"{k}_decisions": n, f"{k}_lost": float(extra_lost[k][i]),
+                        f"mean_{k}_lost_per_decision": float(extra_lost[k][i] / n) if n
+                        else None})
+    return out

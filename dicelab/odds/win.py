@@ -498,35 +498,16 @@ class WinTable:
         """Chance of the player whose turn starts now (points)."""
         return self.readout(banked, opponent).win_chance
 
-    def _units(self, name, v) -> int:
-        u = self.rules.unit
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0 or v % u:
-            raise RuleError(f"{name} is a whole multiple of {u} points >= 0, got {v!r}")
-        return int(v) // u
-
     def readout(self, banked: int, opponent: int, turn_total: int = 0,
                 dice_left: int = 5) -> WinReadout:
         """The player on turn has ``banked``, the other ``opponent``; this turn so far has
         ``turn_total`` and the next roll throws ``dice_left`` (5 with a turn total > 0: hot
         dice). If the other has reached the target this is my final turn."""
-        b = self._units("banked", banked)
-        o = self._units("opponent", opponent)
-        t = self._units("turn total", turn_total)
-        n = fd._check_n(dice_left)
+        b, o, t, n = _checked(self.rules, banked, opponent, turn_total, dice_left)
         T = self.T
-        if b >= T:
-            raise RuleError(f"a banked total of {banked} has reached the target "
-                            f"({self.rules.target}): the game or the other's final turn is on")
-        if t == 0 and n != 5:
-            raise RuleError("a turn starts with all five dice")
-        need = _need_units(self.rules, b > 0)
-        may = t >= need
         if o >= T:
-            d = max(o - b + 1, need)
-            _reach_t, roll = _reach(self.rules, d + 1)
-            roll_c = float(roll[max(d - t, 0), n])
-            stand_c = (1.0 if t >= d else 0.0) if may else None
-            return _readout(roll_c, stand_c, True, d * self.rules.unit)
+            return final_readout(self.rules, banked, opponent, turn_total, dice_left)
+        may = t >= _need_units(self.rules, b > 0)
         if t == 0:
             return _readout(float(self.W[b, o]), None, False, None)
         c = b + t
@@ -567,6 +548,44 @@ class WinTable:
         y = 1.0 - self.W[o, b]
         high = (L >= self.final.top) | (y <= self.final.ystar[np.minimum(L, self.final.top - 1), n])
         return np.where(low, self.policy[idx], high)
+
+
+def _units(r: WinRules, name: str, v) -> int:
+    u = r.unit
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0 or v % u:
+        raise RuleError(f"{name} is a whole multiple of {u} points >= 0, got {v!r}")
+    return int(v) // u
+
+
+def _checked(r: WinRules, banked, opponent, turn_total, dice_left) -> tuple[int, int, int, int]:
+    """(b, o, t, n) in units for a readout; RuleError for a state no turn can be in."""
+    b, o = _units(r, "banked", banked), _units(r, "opponent", opponent)
+    t, n = _units(r, "turn total", turn_total), fd._check_n(dice_left)
+    if b >= r.target // r.unit:
+        raise RuleError(f"a banked total of {banked} has reached the target "
+                        f"({r.target}): the game or the other's final turn is on")
+    if t == 0 and n != 5:
+        raise RuleError("a turn starts with all five dice")
+    return b, o, t, n
+
+
+def final_readout(rules: Any, banked: int, opponent: int, turn_total: int = 0,
+                  dice_left: int = 5) -> WinReadout:
+    """My final turn (the other has reached the target, RULES.md "Bones"): I win exactly if
+    this turn ends with a stand above ``opponent`` (a tie goes to who reached it first), so
+    the chances are the chance to reach that far, rolling until then (``_reach``). Exact, and
+    needs no win table: it holds for any target."""
+    r = win_rules(rules)
+    b, o, t, n = _checked(r, banked, opponent, turn_total, dice_left)
+    if o < r.target // r.unit:
+        raise RuleError(f"a final turn comes after the other reached the target "
+                        f"({r.target}), not at {opponent}")
+    need = _need_units(r, b > 0)
+    d = max(o - b + 1, need)
+    _reach_t, roll = _reach(r, max(d + 1, 2 * (r.target // r.unit)))  # one size: cached
+    roll_c = float(roll[max(d - t, 0), n])
+    stand_c = (1.0 if t >= d else 0.0) if t >= need else None
+    return _readout(roll_c, stand_c, True, d * r.unit)
 
 
 def _readout(roll_c: float, stand_c: float | None, final: bool, must: int | None) -> WinReadout:

@@ -10,15 +10,38 @@ from .registry import register, spec_value
 
 def final_turn_action(view):
     """Bones' final turn (RULES.md "Bones": "one turn to try to exceed"): roll on until the
-    total would be above the leader's, stand then. None outside a final turn."""
+    total would be above the leader's, stand then. None outside a final turn. With
+    choose_keepers the dice set aside are the ones that pass the leader most often."""
     st = view.state
     if getattr(st, "final_from", None) is None or st.phase != "decide":
         return None
     lead = max(t for i, t in enumerate(st.totals) if i != st.current)
+    if view.choose_keepers():
+        return _final_keep(view, lead)
     need, _ = view.need_to_stand()
     if st.totals[st.current] + st.turn_total > lead and st.turn_total >= need:
         return Stand()
     return Roll()
+
+
+def _final_keep(view, lead: int):
+    """choose_keepers in a final turn: of every way to set dice aside and then stand or roll,
+    the one with the highest exact chance to end above ``lead`` (odds.win.final_readout; a
+    stand above it is certain, so it is taken when there is one)."""
+    from ..odds import win
+    from ..odds.fivedice import keep_options
+
+    st = view.state
+    best = None
+    for keep, pts, left in keep_options(view.config, st.dice):
+        r = win.final_readout(view.config, st.totals[st.current], lead, st.before_total + pts,
+                              left)
+        # rolling first: a stand behind (chance 0) never wins a tie
+        for kind, chance in ((Roll, r.roll_win_chance), (Stand, r.stand_win_chance)):
+            if chance is not None and (best is None or chance > best[0]):
+                best = (chance, kind, keep)
+    _chance, kind, keep = best
+    return kind(keep=_positions(st.dice, keep))
 
 
 # An opponent who finishes from the barrel on their next turn at least this often makes my turn

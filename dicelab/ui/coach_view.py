@@ -88,16 +88,17 @@ class CoachView(pn.viewable.Viewer):
 
         r = self.review
         people = [e for e in r.entries if not e.computer] or r.entries
-        fmt = r.source.fmt
         scale = 100 if r.variant == "under40" else 1  # chances in percentage points
         self._mistakes = [e.mistake for e in people]
+        # a final turn (two-seat Bones) is judged by the chance to win: its values show as
+        # chances, its loss in the win column, not in "lost" (points)
         df = pd.DataFrame({
             "turn": [e.turn for e in people],
             "player": [e.player for e in people],
             "state": [e.state for e in people],
-            "choice": [f"{e.chosen.label} ({fmt(e.chosen.value)})" for e in people],
-            "best": [f"{e.best.label} ({fmt(e.best.value)})" for e in people],
-            "lost": [round(scale * e.lost, 2) for e in people],
+            "choice": [f"{e.chosen.label} ({e.source.fmt(e.chosen.value)})" for e in people],
+            "best": [f"{e.best.label} ({e.source.fmt(e.best.value)})" for e in people],
+            "lost": [round(scale * e.lost, 2) if e.unit == r.unit else None for e in people],
             "why": [e.why for e in people],
         })
         # two-seat Bones: the chance to win beside the points (the choice's, the best's, lost)
@@ -111,8 +112,11 @@ class CoachView(pn.viewable.Viewer):
         return df
 
     def _table(self, df):
+        # fit_data_fill: each column as wide as its data (or its width below), the table
+        # scrolls sideways inside the panel when they are wider (a phone); fit_data_stretch
+        # squeezed the last column ("why") to a sliver instead
         table = pn.widgets.Tabulator(
-            df, show_index=False, disabled=True, layout="fit_data_stretch",
+            df, show_index=False, disabled=True, layout="fit_data_fill",
             sizing_mode="stretch_width", max_height=380, name="coach-review",
             widths={"state": 210, "choice": 170, "best": 170, "why": 320},
             formatters={c: {"type": "textarea"} for c in ("state", "choice", "best", "why")},
@@ -132,7 +136,7 @@ class CoachView(pn.viewable.Viewer):
             + "".join(f"<td>{100 * s.extra_lost.get(k, 0.0):.1f}</td>" for k in r.extras)
             + "</tr>" for s in r.seats.values())
         worst = "".join(f"<li><b>{esc(s.player)}</b>, turn {e.turn}, "
-                        f"{esc(r.source.fmt_loss(e.lost))}: {esc(e.why)}</li>"
+                        f"{esc(e.source.fmt_loss(e.lost))}: {esc(e.why)}</li>"
                         for s in r.seats.values() if not s.computer for e in s.costliest)
         notes = "".join(f"<p><small>{esc(n)}</small></p>" for n in r.notes)
         return pn.pane.HTML(
@@ -176,7 +180,7 @@ class CoachView(pn.viewable.Viewer):
         review, game = self.review, self.play.game
         csv_button = pn.widgets.FileDownload(
             callback=lambda: io.StringIO(review.to_csv()), filename="dicelab-review.csv",
-            label="Download review (CSV)", button_type="primary", embed=False, width=220)
+            label="Download review (CSV)", color="primary", embed=False, width=220)
         json_button = pn.widgets.FileDownload(
             callback=lambda: io.StringIO(game.to_json()),
             filename=f"dicelab-{game.variant}-{game.seed}.json", label="Download game (JSON)",
@@ -185,7 +189,9 @@ class CoachView(pn.viewable.Viewer):
                  self._totals()]
         if len(df):
             parts += [self._table(df), self._chart(df)]
-        parts.append(pn.Row(csv_button, json_button))
+        # wraps on a phone (a Row ran off the right edge of the screen)
+        parts.append(pn.FlexBox(csv_button, json_button, flex_wrap="wrap", gap="8px",
+                                sizing_mode="stretch_width"))
         return pn.Column(*parts, sizing_mode="stretch_width")
 
     def __panel__(self):

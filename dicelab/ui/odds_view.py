@@ -114,7 +114,10 @@ def _win_odds(g, state, ro, mod):
     win_mod = odds_module("win")
     if win_mod is None:
         return None, "", final
-    table = win_mod.table_if_ready(g.config)
+    try:
+        table = win_mod.table_if_ready(g.config)
+    except RuleError:  # rules the solver takes not (a target below the minimum on board)
+        return None, "", final
     if table is None:
         return None, "chance to win: the exact table is being built", final
     other = state.totals[1 - seat]

@@ -55,6 +55,10 @@ class Server:
 
     def start(self):
         env = {**os.environ, "DICELAB_RECORDS": str(self.records), "DICELAB_SOUND": "off"}
+        # network games in a store of the test run's own, not the user's (a test that needs
+        # another store sets DICELAB_ROOMS itself); ``rooms`` for a RoomService of the test's
+        env.setdefault("DICELAB_ROOMS", "sqlite://" + str(self.records.parent / "rooms.sqlite3"))
+        self.rooms = env["DICELAB_ROOMS"]
         cmd = [sys.executable, "-m", "panel", "serve", str(ROOT / "apps" / "dicelab_app.py"),
                "--port", str(self.port), "--address", "127.0.0.1",
                f"--allow-websocket-origin=127.0.0.1:{self.port}",

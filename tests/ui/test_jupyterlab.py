@@ -28,12 +28,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow,
                                  reason="slow (JupyterLab start, ~60 s): set DICELAB_SLOW=1")]
 SHOTS = ROOT / "docs" / "screenshots"
 LOCAL = ("127.0.0.1", "localhost")
-# Panel 1.9 sends the theme stylesheets of a few panes inside panel-material-ui containers as
-# CDN links before it inlines them (their final state is inline: nothing is missing on the
-# page); blocked here like everything else, they are the only outside requests allowed
-PANEL_CSS = re.compile(r"^https://cdn\.holoviz\.org/panel/[\d.]+/dist/(css/loading\.css|"
-                       r"bundled/theme/material(_variables)?\.css)(\?v=[\d.]+)?$")
-
 CELLS = [
     "import dicelab\napp = dicelab.app()\napp.prefs.pace = 0.1  # computers: quick turns\napp",
     "import dicelab\nfrom dicelab.ui import DiceTray\n"
@@ -126,23 +120,26 @@ def assert_local(requests, blocked, errors):
     assert requests, "the page made no requests"
     outside = sorted({u for u in requests if not u.startswith(("data:", "blob:"))
                       and urlparse(u).hostname not in LOCAL})
-    assert outside == sorted(set(blocked))
-    assert all(PANEL_CSS.match(u) for u in outside), f"the page asked the network: {outside}"
-    assert not any("dicelab" in u for u in outside)
+    assert outside == sorted(set(blocked)) == [], f"the page asked the network: {outside}"
     assert not [e for e in errors if "dicelab" in e.lower()], errors
 
 
 def run_cell(page, index: int, timeout: float = 120.0):
-    """Run cell ``index`` (Shift+Enter) and wait until its execution count appears."""
+    """Run cell ``index`` (Shift+Enter) and wait until its execution count appears. A key press
+    the page drops (the notebook still settling) leaves the prompt at "[ ]:": press again
+    (the cell never ran, so it does not run twice)."""
     cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
-    cell.locator(".jp-InputArea-editor").click()
-    page.keyboard.press("Shift+Enter")
     prompt = cell.locator(".jp-InputArea-prompt")
     end = time.time() + timeout
+    pressed = 0.0
     while time.time() < end:
         text = prompt.inner_text().strip()
         if text and "*" not in text and text != "[ ]:":
             return cell
+        if text in ("", "[ ]:") and time.time() - pressed > 10:
+            cell.locator(".jp-InputArea-editor").click()
+            page.keyboard.press("Shift+Enter")
+            pressed = time.time()
         time.sleep(0.25)
     raise AssertionError(f"cell {index} did not finish: prompt {prompt.inner_text()!r}")
 
