@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 import weakref
 from typing import Callable
 
@@ -22,7 +23,9 @@ from .win import Estimate, estimate, playout_seats
 __all__ = ["STEPS", "LiveEstimate", "applies", "stop_all"]
 
 STEPS = (25, 100, 200, 800, 3200)  # play-outs at which a refined estimate is published
-CHUNK = 25                         # play-outs between checks for a newer game state
+CHUNK = 5   # play-outs between checks for a newer game state (a stale run stops soon)
+SETTLE = 0.5  # seconds a game state must stand before its play-outs start: a computer's
+#               quick moves do not each start (and drop) a run that competes with the page
 
 
 class _Runner:
@@ -75,11 +78,13 @@ class LiveEstimate:
 
     def __init__(self, notify: Callable[[Estimate, int], None] | None = None,
                  steps: tuple[int, ...] | None = None, seed: int | None = None,
-                 stand_in: str = "optimal", pool: _Runner | None = None):
+                 stand_in: str = "optimal", pool: _Runner | None = None,
+                 settle: float | None = None):
         self.notify = notify
         self.steps = tuple(steps or STEPS)
         self.stand_in = stand_in
         self.pool = pool or _POOL
+        self.settle = SETTLE if settle is None else settle
         self._seed = np.random.SeedSequence(seed).entropy
         self._lock = threading.Lock()
         self._run = 0
@@ -100,7 +105,8 @@ class LiveEstimate:
         # a copy of the state with fresh computers, made here: the live game is not read
         # from the background thread
         base = game.continued(playout_seats(game, self.stand_in), 0)
-        self.pool.submit(self._chunk, run, base, len(game.actions), None, 0)
+        self.pool.submit(self._chunk, run, base, len(game.actions), None, 0,
+                         time.monotonic() + self.settle)
         return True
 
     def stop(self) -> None:
@@ -111,9 +117,14 @@ class LiveEstimate:
     def running(self) -> bool:
         return self.result is None or self.result.playouts < self.steps[-1]
 
-    def _chunk(self, run: int, base, key: int, wins, done: int) -> None:
+    def _chunk(self, run: int, base, key: int, wins, done: int, start: float = 0.0) -> None:
         if run != self._run:
             return  # the game moved on, or the page went away
+        wait = start - time.monotonic()
+        if wait > 0:  # not settled yet: look again shortly (other pages' chunks go meanwhile)
+            time.sleep(min(wait, 0.05))
+            self.pool.submit(self._chunk, run, base, key, wins, done, start)
+            return
         self.threads.add(threading.current_thread().name)
         target = next(s for s in self.steps if s > done)
         n = min(CHUNK, target - done)

@@ -15,6 +15,7 @@ def test_under40_shows_a_labelled_estimate(page, server):
     app.choose("Under40")
     app.set_field("Target", "150")
     app.start()
+    assert app.wait_person_or_over() == "you"  # the game stands still on the person's turn
     est = page.locator("[data-testid=win-estimate]").first
     expect(est).to_contain_text("simulated play-outs", timeout=60_000)
     text = est.inner_text()
