@@ -116,3 +116,30 @@ def test_panel_and_chart_show_the_estimate(monkeypatch):
     play.roll()
     assert "estimating from play-outs" in panel._est.object   # restarted on the move
     wait_for(lambda: chart._src.data["x"] == [0, 1], "a point for the new state")
+
+
+def test_play_outs_take_at_most_their_share_of_a_core(monkeypatch):
+    """A served page shares its process with every other page: the runner rests after each
+    chunk so that play-outs take at most ``share`` of a core, however many pages estimate."""
+    runner = win_live._Runner(share=0.25)
+    done = threading.Event()
+    spins = []
+
+    def chunk(i):
+        end = time.thread_time() + 0.02  # 20 ms of CPU, as a chunk of play-outs
+        while time.thread_time() < end:
+            pass
+        spins.append(i)
+
+    for i in range(10):
+        runner.submit(chunk, i)
+    runner.submit(done.set)  # runs after the tenth chunk and its rest (too quick to count)
+    wait_for(done.is_set, "ten chunks")
+    assert spins == list(range(10))
+    # rest = busy * (1 / share - 1): 3 s of rest per CPU second
+    assert runner.rested == pytest.approx(3 * runner.busy, rel=0.02) and runner.busy >= 0.2
+    monkeypatch.setenv("DICELAB_ESTIMATE_SHARE", "0.5")
+    assert win_live._Runner().share == 0.5
+    for bad, expected in (("lots", 0.25), ("nan", 0.25), ("0", 0.05), ("7", 1.0)):
+        monkeypatch.setenv("DICELAB_ESTIMATE_SHARE", bad)
+        assert win_live._Runner().share == expected

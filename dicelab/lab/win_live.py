@@ -10,6 +10,7 @@ moved on. The result is published at each step of ``STEPS`` play-outs.
 """
 from __future__ import annotations
 
+import os
 import queue
 import threading
 import time
@@ -28,14 +29,29 @@ SETTLE = 0.5  # seconds a game state must stand before its play-outs start: a co
 #               quick moves do not each start (and drop) a run that competes with the page
 
 
+def _share() -> float:
+    """The part of one core the play-outs may take (DICELAB_ESTIMATE_SHARE, default 0.25):
+    on a served page they share the process, and Python's lock, with every page's work."""
+    try:
+        share = float(os.environ.get("DICELAB_ESTIMATE_SHARE", "0.25"))
+    except ValueError:
+        return 0.25
+    return min(1.0, max(0.05, share)) if share == share else 0.25  # nan: the default
+
+
 class _Runner:
     """One daemon thread running queued chunks in order (a daemon: a closing server or test
-    session does not wait for estimates nobody will read)."""
+    session does not wait for estimates nobody will read). After a chunk that took t seconds
+    it rests t * (1 / share - 1): however many pages estimate, play-outs never take more than
+    ``share`` of a core from the server."""
 
-    def __init__(self):
+    def __init__(self, share: float | None = None):
         self._queue: queue.Queue = queue.Queue()
         self._thread = None
         self._lock = threading.Lock()
+        self.share = _share() if share is None else share
+        self.busy = 0.0   # seconds spent in chunks, and resting after them (tests)
+        self.rested = 0.0
 
     def submit(self, fn, *args) -> None:
         with self._lock:
@@ -48,10 +64,17 @@ class _Runner:
     def _work(self):
         while True:
             fn, args = self._queue.get()
+            t = time.thread_time()  # CPU time: a chunk waiting for its state to settle is free
             try:
                 fn(*args)
             except Exception:  # one estimate's failure must not stop the others
                 pass
+            spent = time.thread_time() - t
+            self.busy += spent
+            if spent > 0.001 and self.share < 1.0:  # a chunk that played (not a stale skip)
+                rest = spent * (1.0 / self.share - 1.0)
+                self.rested += rest
+                time.sleep(rest)
 
 
 _POOL = _Runner()
