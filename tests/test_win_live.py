@@ -140,6 +140,10 @@ def test_play_outs_take_at_most_their_share_of_a_core(monkeypatch):
     assert runner.rested == pytest.approx(3 * runner.busy, rel=0.02) and runner.busy >= 0.2
     monkeypatch.setenv("DICELAB_ESTIMATE_SHARE", "0.5")
     assert win_live._Runner().share == 0.5
-    for bad, expected in (("lots", 0.25), ("nan", 0.25), ("0", 0.05), ("7", 1.0)):
+    for bad, expected in (("lots", 0.25), ("nan", 0.25), ("0.001", 0.05), ("7", 1.0),
+                          ("0", 0.0), ("-1", 0.0)):
         monkeypatch.setenv("DICELAB_ESTIMATE_SHARE", bad)
         assert win_live._Runner().share == expected
+    # 0: no estimates at all (a server that wants its cores for the players)
+    monkeypatch.setattr(win_live, "_POOL", win_live._Runner(share=0.0))
+    assert not applies(dicelab.new_game("thousand", ["A", "B"], seed=1))

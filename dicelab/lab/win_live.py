@@ -30,13 +30,16 @@ SETTLE = 0.5  # seconds a game state must stand before its play-outs start: a co
 
 
 def _share() -> float:
-    """The part of one core the play-outs may take (DICELAB_ESTIMATE_SHARE, default 0.25):
-    on a served page they share the process, and Python's lock, with every page's work."""
+    """The part of one core the play-outs may take (DICELAB_ESTIMATE_SHARE, default 0.25; 0
+    turns the estimates off): on a served page they share the process, and Python's lock,
+    with every page's work."""
     try:
         share = float(os.environ.get("DICELAB_ESTIMATE_SHARE", "0.25"))
     except ValueError:
         return 0.25
-    return min(1.0, max(0.05, share)) if share == share else 0.25  # nan: the default
+    if share != share:  # nan: the default
+        return 0.25
+    return 0.0 if share <= 0 else min(1.0, max(0.05, share))
 
 
 class _Runner:
@@ -89,7 +92,7 @@ def stop_all() -> None:
 
 def applies(game) -> bool:
     """Does the page show a play-out estimate for this game (else exact or nothing)?"""
-    return (game.n_seats >= 2 and not game.is_over
+    return (_POOL.share > 0 and game.n_seats >= 2 and not game.is_over
             and not (game.variant == "bones" and game.n_seats == 2))
 
 

@@ -79,6 +79,14 @@ def race_action(view):
     return Roll()
 
 
+def forced_or_endgame(player, view):
+    """What every five-dice computer does before its own judgement: roll when rolling is the
+    only move, and the endgame's play (a final turn, the barrel race) where it applies."""
+    if view.state.phase != "decide":
+        return Roll()
+    return endgame_action(view, getattr(player, "race_sense", True))
+
+
 def endgame_action(view, race: bool = True):
     """The endgame rules every five-dice computer follows before its own habit (``race``
     off: the play before Thousand's race rule, kept to measure the rule against)."""
@@ -111,11 +119,9 @@ class ThresholdPlayer(param.Parameterized):
 
     def act(self, view):
         st = view.state
-        if st.phase != "decide":
-            return Roll()
-        endgame = endgame_action(view, getattr(self, "race_sense", True))
-        if endgame is not None:
-            return endgame
+        forced = forced_or_endgame(self, view)
+        if forced is not None:
+            return forced
         need, _ = view.need_to_stand()
         if st.turn_total < need or (st.hot_dice and view.hot_dice_compulsory):
             return Roll()  # standing is not allowed
@@ -167,11 +173,9 @@ class OptimalPlayer(param.Parameterized):
         from ..odds.fivedice import keep_values, readout_for
 
         st = view.state
-        if st.phase != "decide":
-            return Roll()
-        endgame = endgame_action(view, getattr(self, "race_sense", True))
-        if endgame is not None:
-            return endgame
+        forced = forced_or_endgame(self, view)
+        if forced is not None:
+            return forced
         if view.choose_keepers():
             seat = st.current
             best = max(keep_values(view.config, st.dice, st.before_total,
