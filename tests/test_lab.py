@@ -121,16 +121,16 @@ def test_thousand_games_that_never_end_are_stopped_and_reported(monkeypatch):
     """RULES.md Thousand: bolts cost points and "totals may go negative"; two gamblers drift
     below zero for ever (seed 0: no winner in 200,000 actions). The lab stops such a game at
     its turn limit and says so, where it used to hang."""
-    from dicelab.lab import fivedice, models
+    from dicelab.lab import models, results
 
     res = simulate("thousand", "gambler,gambler", games=3, seed=0)
     assert res.unfinished == 2
     assert sum(r["wins"] for r in res.rows) == 1
     assert res.to_dict()["unfinished_games"] == 2
     assert "2 of 3 games were still going after the turn limit" in res.table()
-    assert res.game_lengths.max() == fivedice.MAX_TURNS
+    assert res.game_lengths.max() == results.MAX_TURNS
     # the game models stop at the same limit (a smaller one here, to be quick)
-    monkeypatch.setattr(fivedice, "MAX_TURNS", 40)
+    monkeypatch.setattr(results, "MAX_TURNS", 40)
     wins, totals, turns = models.play_games("thousand", ["gambler", "gambler"], 2, seed=0)
     assert wins.sum() < 2 and turns.max() >= 40
 

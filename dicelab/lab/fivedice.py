@@ -18,6 +18,7 @@ from ..rules import thousand as thousand_rules
 
 
 
+from .results import MAX_TURNS
 from .rolls import roll_tables, score_tables  # noqa: F401  (their home; re-exported)
 
 
@@ -180,12 +181,6 @@ def simulate_bones_games(policies: list[Policy], n_games: int, seed=None, min_on
         active = rows[~done]
     return GamesResult([p.name for p in policies], winners, totals, turns,
                        [np.concatenate(p) if p else np.zeros(0, np.int64) for p in points])
-
-
-# Thousand's totals may fall for ever (RULES.md: bolts, "totals may go negative"): two
-# gamblers drift below -100,000 and never finish. A game still going after this many turns
-# is stopped and reported as unfinished (winner -1) instead of hanging the lab.
-MAX_TURNS = 5_000
 
 
 def simulate_thousand_games(policies: list[Policy], n_games: int, seed=None,

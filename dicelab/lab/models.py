@@ -13,7 +13,7 @@ def play_games(variant: str, players: list[str], n_games: int, seed: int | None 
     """Returns (wins per seat (ties shared), totals (games, seats), turns per game). A game
     still going after ``MAX_TURNS`` turns is stopped: nobody wins it (the wins then add up to
     fewer than ``n_games``)."""
-    from .fivedice import MAX_TURNS
+    from . import results
     from .results import progress_bar
 
     seq = np.random.SeedSequence(seed)
@@ -26,7 +26,7 @@ def play_games(variant: str, players: list[str], n_games: int, seed: int | None 
         s = int(child.generate_state(1)[0])
         game = new_game(variant, [Seat(f"{p} #{i + 1}", make_player(variant, p), strategy=p)
                                   for i, p in enumerate(players)], seed=s, **(settings or {}))
-        while not game.is_over and getattr(game.state, "turn", 0) < MAX_TURNS:
+        while not game.is_over and getattr(game.state, "turn", 0) < results.MAX_TURNS:
             before = len(game.actions)
             game.play_computers(max_actions=1_000)
             if len(game.actions) == before:

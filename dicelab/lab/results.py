@@ -39,6 +39,12 @@ def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
     return m, m - Z95 * se, m + Z95 * se
 
 
+# Thousand's totals may fall for ever (RULES.md: bolts, "totals may go negative"): two
+# gamblers drift below -100,000 and never finish. A game still going after this many turns
+# is stopped and reported as unfinished (nobody wins it) instead of hanging the lab.
+MAX_TURNS = 5_000
+
+
 @dataclass
 class LabResult:
     """What a lab run found: one row per player, plus the raw samples for plots."""
@@ -51,7 +57,7 @@ class LabResult:
     samples: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     game_lengths: np.ndarray | None = field(default=None, repr=False)
     length_unit: str = "turns"
-    unfinished: int = 0       # games stopped before anyone won (see lab.fivedice.MAX_TURNS)
+    unfinished: int = 0       # games stopped before anyone won (MAX_TURNS)
 
     def keys(self) -> list[str]:
         """Player names, with the seat added where a name repeats."""
