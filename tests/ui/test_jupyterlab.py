@@ -98,10 +98,11 @@ def classic():
         yield url
 
 
-def offline(browser):
-    """A browser context whose requests outside this machine are blocked (and recorded)."""
+def offline(browser, url: str):
+    """A page at ``url`` whose requests outside this machine are blocked (and recorded);
+    returns (context, page, requests, blocked, page errors)."""
     ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
-    requests, blocked = [], []
+    requests, blocked, errors = [], [], []
 
     def route(r):
         requests.append(r.request.url)
@@ -113,7 +114,12 @@ def offline(browser):
             r.abort()
 
     ctx.route("**/*", route)
-    return ctx, requests, blocked
+    page = ctx.new_page()
+    page.set_default_timeout(60_000)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.locator(".jp-Notebook .jp-Cell").first.wait_for()
+    return ctx, page, requests, blocked, errors
 
 
 def assert_local(requests, blocked, errors):
@@ -145,13 +151,7 @@ def run_cell(page, index: int, timeout: float = 120.0):
 
 
 def test_jupyterlab_offline(lab, browser):
-    ctx, requests, blocked = offline(browser)
-    page = ctx.new_page()
-    page.set_default_timeout(60_000)
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{lab}/lab/tree/dicelab.ipynb")
-    page.locator(".jp-Notebook .jp-Cell").first.wait_for()
+    ctx, page, requests, blocked, errors = offline(browser, f"{lab}/lab/tree/dicelab.ipynb")
     page.get_by_text(re.compile(r"\| Idle")).first.wait_for(timeout=120_000)  # the kernel
     news = page.get_by_role("button", name="No", exact=True)
     if news.count():  # JupyterLab asks whether to fetch its news (it must not)
@@ -205,13 +205,8 @@ def test_jupyterlab_offline(lab, browser):
 def test_classic_notebook_offline(classic, browser):
     """Notebook 7 (the classic notebook interface): a DiceTray renders with no network and
     follows g.apply('roll') run in a later cell."""
-    ctx, requests, blocked = offline(browser)
-    page = ctx.new_page()
-    page.set_default_timeout(60_000)
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{classic}/notebooks/dicelab.ipynb")
-    page.locator(".jp-Notebook .jp-Cell").first.wait_for()
+    ctx, page, requests, blocked, errors = offline(browser,
+                                                   f"{classic}/notebooks/dicelab.ipynb")
     # keys typed before the kernel is up are lost
     page.locator('.jp-Notebook-ExecutionIndicator[data-status="idle"]').wait_for(timeout=180_000)
     tray_cell = run_cell(page, 1)
