@@ -13,7 +13,7 @@ Messages are marked in the code and looked up in gettext catalogs
   shown, in the language of whoever reads it. Games keep their history this way, so a network
   room shows each person their own language.
 - ``N_("Bones")``: only marks a message for extraction (tables built at import time);
-  translate it with ``_`` where it is shown.
+  translate it with ``tr(value)`` where it is shown (or keep ``L_`` Msg objects in the table).
 
 The current language is the one set by :func:`using` (a context), else the one a registered
 resolver gives (the app registers the Panel session's language), else the process default
@@ -201,8 +201,15 @@ def p_(context: str, message: str, /, **params: Any) -> str:
 
 
 def N_(message: str, /) -> str:
-    """Marks ``message`` for the catalogs without translating it (translate it where shown)."""
+    """Marks ``message`` for the catalogs without translating it (translate it where shown,
+    with :func:`tr`)."""
     return message
+
+
+def tr(message: str, /, **params: Any) -> str:
+    """A message marked elsewhere with ``N_`` (a table's value), in the current language."""
+    lang = language()
+    return _fill(translations(lang).gettext(message), params, lang)
 
 
 class Msg:
