@@ -322,9 +322,9 @@ def _check_others(others) -> tuple[int, ...]:
         waiting += 1
     stopped = others[waiting:]
     if any(a >= b for a, b in zip(stopped, stopped[1:])) or 0 in stopped:
-        raise RuleError(f"Under40: in seat order after the player on turn come the players "
-                        f"with no turn yet (0), then stopped scores that rise (each stop beat "
-                        f"the ones before it); {others} cannot happen")
+        raise RuleError(L_("Under40: in seat order after the player on turn come the players "
+                           "with no turn yet (0), then stopped scores that rise (each stop beat "
+                           "the ones before it); {scores} cannot happen", scores=str(others)))
     return others
 
 
