@@ -37,7 +37,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import RuleError
-from ..i18n import L_, _
+from .. import i18n
+from ..i18n import L_
 from ..rules import fivedice as turn
 from . import fivedice as fd
 from .cachefile import load_npz, save_npz
@@ -400,8 +401,8 @@ def _build(r: WinRules, progress: bool = True, w_floor: float = W_FLOOR):
     sweeps = 0
     from tqdm.auto import tqdm
 
-    with tqdm(total=2 * T - 1, desc=_("Bones win table ({target})", target=r.target),
-              unit="layer",
+    with tqdm(total=2 * T - 1, desc=i18n._("Bones win table ({target})", target=r.target),
+              unit=i18n.p_("progress unit", "layer"),
               disable=not progress) as bar:
         for s in range(2 * T - 2, -1, -1):
             b = np.arange(max(0, s - T + 1), min(s, T - 1) + 1)

@@ -40,7 +40,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import RuleError
-from ..i18n import L_, _
+from .. import i18n
+from ..i18n import L_
 from ..rules import fivedice as turn
 from ..rules.fivedice import FiveDiceRules, Standing
 from . import fivedice as fd
@@ -384,8 +385,8 @@ def _build(tr: ThousandWinRules, progress: bool = True, tol: float = TOL,
     from tqdm.auto import tqdm
 
     history = []
-    with tqdm(total=int(np.ceil(-np.log10(tol))), desc=_("Thousand win table"),
-              unit="digit", disable=not progress) as bar:
+    with tqdm(total=int(np.ceil(-np.log10(tol))), desc=i18n._("Thousand win table"),
+              unit=i18n.p_("progress unit", "digit"), disable=not progress) as bar:
         for sweep in range(max_sweeps):
             ch = solver.sweep(W)
             history.append(ch)

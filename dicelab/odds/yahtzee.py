@@ -35,7 +35,8 @@ import numpy as np
 
 from ..dice import check_dice, multisets
 from ..errors import RuleError
-from ..i18n import L_, _
+from .. import i18n
+from ..i18n import L_
 from ..rules.yahtzee import (
     BOXES,
     UPPER,
@@ -463,8 +464,9 @@ class _Solver:
         local = threading.local()
 
         from tqdm.auto import tqdm
-        with tqdm(total=total, unit="state", desc=_("Yahtzee solve"), disable=not progress,
-                  leave=False) as bar, ThreadPoolExecutor(threads) as pool:
+        with tqdm(total=total, unit=i18n.p_("progress unit", "state"),
+                  desc=i18n._("Yahtzee solve"),
+                  disable=not progress, leave=False) as bar, ThreadPoolExecutor(threads) as pool:
             for m, y, u in levels:
                 out = np.empty(len(m))
                 # small groups on small levels, so no thread waits long for the last one
