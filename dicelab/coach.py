@@ -47,17 +47,17 @@ __all__ = ["Option", "Decision", "Entry", "SeatSummary", "Review", "ValueSource"
 @dataclass(frozen=True)
 class Option:
     """One thing the player could do, valued: ``key`` identifies it (``("roll",)``,
-    ``("keep", (5, 5, 5))``, ``("box", "full_house")``), ``words`` says it (a lazy message:
-    ``label`` is it in the reader's language)."""
+    ``("keep", (5, 5, 5))``, ``("box", "full_house")``), ``words`` says it (a lazy message,
+    or a function giving the words: ``label`` is it in the reader's language)."""
 
     key: tuple
-    words: Msg
+    words: Msg | Callable[[], str]
     value: float
     detail: dict = field(default_factory=dict, compare=False)
 
     @property
     def label(self) -> str:
-        return i18n.text(self.words)
+        return self.words() if callable(self.words) else i18n.text(self.words)
 
 
 class ValueSource:
@@ -189,11 +189,37 @@ class _Joined(Msg):
                          else m.render(lang) for m in self.items)
 
 
+# the one-word options, said when read; a context tells them apart from the same English word
+# elsewhere ("rolling" as a player's state)
+def _rolling() -> str:
+    return p_("coach option", "rolling")
+
+
+def _standing() -> str:
+    return p_("coach option", "standing")
+
+
+def _rolling_on() -> str:
+    return p_("coach option", "rolling on")
+
+
+def _stopping() -> str:
+    return p_("coach option", "stopping")
+
+
+def _scoring() -> str:
+    return p_("coach option", "scoring")
+
+
+def _keeping() -> str:
+    return p_("coach option", "keeping")
+
+
 # ----- Bones and Thousand ------------------------------------------------------------------------
-def _keep_label(kind: str, keep: tuple | None) -> Msg:
+def _keep_label(kind: str, keep: tuple | None) -> Msg | Callable[[], str]:
     """"rolling", or with choose_keepers "setting aside 1 5 and rolling"."""
     if keep is None:
-        return L_("rolling") if kind == "roll" else L_("standing")
+        return _rolling if kind == "roll" else _standing
     if kind == "roll":
         return L_("setting aside {dice} and rolling", dice=_dice_list(keep))
     return L_("setting aside {dice} and standing", dice=_dice_list(keep))
@@ -517,9 +543,9 @@ class Under40Source(ChanceSource):
         m, others = st.round_scores[st.current], game.round_others()
         r = readout(m, others)
         detail = {"score": m, "others": others, "bust": float(bust_chance(m)), "readout": r}
-        opts = [Option(("roll",), L_("rolling on"), float(r.roll_win), detail)]
+        opts = [Option(("roll",), _rolling_on, float(r.roll_win), detail)]
         if r.may_stop:
-            opts.append(Option(("stop",), L_("stopping"), float(r.stop_win), detail))
+            opts.append(Option(("stop",), _stopping, float(r.stop_win), detail))
         return opts
 
     def key_of(self, game, action) -> tuple:
@@ -569,9 +595,9 @@ class Under40WinSource(GameWinSource):
                 game.round_others()[0] if game.round_others() else 0)
         except RuleError:  # a total at the target (the round decides the game)
             return []
-        opts = [Option(("roll",), L_("rolling on"), float(r.roll_win))]
+        opts = [Option(("roll",), _rolling_on, float(r.roll_win))]
         if r.stop_win is not None:
-            opts.append(Option(("stop",), L_("stopping"), float(r.stop_win)))
+            opts.append(Option(("stop",), _stopping, float(r.stop_win)))
         return opts
 
 
@@ -678,8 +704,8 @@ class YahtzeeRaceSource(GameWinSource):
         r = race(game)
         if r is None or not r.exact:
             return []
-        opts = [Option(("box", r.box), L_("scoring"), r.score_win)]
-        opts += [Option(("keep", k), L_("keeping"), w) for k, (w, _pts) in r.keeps.items()
+        opts = [Option(("box", r.box), _scoring, r.score_win)]
+        opts += [Option(("keep", k), _keeping, w) for k, (w, _pts) in r.keeps.items()
                  if len(k) < 5]  # keeping every die is no re-roll (as YahtzeeSource)
         return opts
 
