@@ -159,10 +159,15 @@ def _format_decimal(value: int | float, lang: str) -> str:
 
 def percent(value: float, digits: int = 0, lang: str | None = None) -> str:
     """A chance as a percentage the language's way: 41% / 41 % / 41 %."""
+    from babel import Locale
     from babel.numbers import format_percent
 
-    pattern = "#,##0" + ("." + "0" * digits if digits else "") + "%"
-    return format_percent(value, format=pattern, locale=lang or language())
+    lang = lang or language()
+    # the language's own pattern ("#,##0 %" in French), with the digits asked for
+    pattern = Locale.parse(lang).percent_formats[None].pattern
+    if digits:
+        pattern = pattern.replace("#,##0", "#,##0." + "0" * digits, 1)
+    return format_percent(value, format=pattern, locale=lang)
 
 
 def _fill(text: str, params: dict[str, Any], lang: str) -> str:
