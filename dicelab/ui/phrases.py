@@ -117,7 +117,7 @@ def you(play, seat: int) -> str | None:
 
 def decision(word: str) -> str:
     """"roll" / "stand" / "stop" as the odds readouts give them, in words."""
-    words = {"roll": _("roll"), "stand": _("stand"), "stop": _("stop")}
+    words = {"roll": p_("play", "roll"), "stand": p_("play", "stand"), "stop": p_("play", "stop")}
     return words.get(word, word)
 
 

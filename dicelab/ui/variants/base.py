@@ -11,7 +11,7 @@ from typing import ClassVar
 from bokeh.plotting import figure
 
 from ...actions import Roll, Stand
-from ...i18n import L_, _, tr
+from ...i18n import L_, _
 from ..phrases import game_over, you
 
 esc = html.escape
@@ -65,7 +65,6 @@ class VariantUI:
     """The defaults; a variant overrides what differs."""
 
     variant: ClassVar[str] = ""
-    title_text: ClassVar[str] = ""     # in menus and the room bar (marked with N_: ``title``)
     has_stand: ClassVar[bool] = True   # a Stand button
     enter_rolls: ClassVar[bool] = False  # Enter rolls (as "." does)
     score_card: ClassVar[bool] = False   # the score card is the main control
@@ -75,8 +74,9 @@ class VariantUI:
     # words read when shown (properties: in the language of the moment, never kept)
     @property
     def title(self) -> str:
-        """The variant's name, as its players call it in the current language."""
-        return tr(self.title_text)
+        """The variant's name as its players call it, in the current language (menus, the
+        room bar)."""
+        return self.variant
 
     @property
     def stand_label(self) -> str:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ...actions import Roll, Stand
-from ...i18n import N_, _, n_
+from ...i18n import _, n_, p_
 from ..odds_view import FiveDiceOdds, bones_win_odds, fivedice_odds, thousand_race
 from ..phrases import says_you, shown
 from .base import VariantUI, die, esc, register
@@ -201,7 +201,9 @@ class FiveDiceUI(VariantUI):
 @register
 class BonesUI(FiveDiceUI):
     variant = "bones"
-    title_text = N_("Bones")
+    @property
+    def title(self) -> str:
+        return p_("game", "Bones")
 
     def exact_win(self, game) -> bool:
         return game.n_seats == 2  # the two-seat win table (odds.win)
@@ -239,7 +241,9 @@ class BonesUI(FiveDiceUI):
 @register
 class ThousandUI(FiveDiceUI):
     variant = "thousand"
-    title_text = N_("Thousand (1000)")
+    @property
+    def title(self) -> str:
+        return p_("game", "Thousand (1000)")
 
     def settings_title(self, c) -> str:
         if not c.barrel:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bokeh.models import ColumnDataSource, LabelSet, Range1d
 
 from ...i18n import _, n_, p_, percent
-from ..phrases import decision, pct, points_vs_win, win_pair
+from ..phrases import decision, num, pct, points_vs_win, win_pair
 from .base import HI, LO, esc, odds_figure, odds_list
 
 DICE = ["1", "2", "3", "4", "5"]
@@ -113,8 +113,7 @@ def draw_odds(o, src, play) -> str:
         label=[("▲ " if i + 1 == n else "") + pct(p) for i, p in enumerate(o.counting)],
         hatch=[" " if i + 1 == n else "/" for i in range(5)])
     st = play.state
-    stand = _("not allowed") if ro.stand_value is None else _(
-        "{points}", points=round(ro.stand_value))
+    stand = _("not allowed") if ro.stand_value is None else num(ro.stand_value)
     star_roll = " ★" if ro.decision == "roll" else ""
     star_stand = " ★" if ro.decision == "stand" else ""
     rows = [
@@ -122,10 +121,10 @@ def draw_odds(o, src, play) -> str:
          pct(ro.counting_chance)),
         (_("Bust chance (lose {points})", points=st.turn_total) if st.turn_total
          else _("Bust chance"), pct(ro.bust_chance)),
-        (_("Next roll scores on average"), _("{points}", points=round(ro.expected_roll_points))),
+        (_("Next roll scores on average"), num(ro.expected_roll_points)),
         (_("Expected points if you stand"), f"{stand}{star_stand}"),
         (_("Expected points if you roll (then play best)"),
-         _("{points}", points=round(ro.roll_value)) + star_roll),
+         num(ro.roll_value) + star_roll),
     ]
     if ro.reach_amount:
         rows.append((_("Chance to {goal} ({points} this turn)", goal=goal_words(o.reach_label),

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from bokeh.models import BoxAnnotation, ColumnDataSource, Label, NumeralTickFormatter, Range1d, Span
 
-from ...i18n import N_, _, percent
+from ...i18n import N_, _, p_, percent
 from ..odds_view import Under40Odds, under40_odds
 from ..phrases import decision, pct, says_you, shown
 from .base import BUST, GOOD, HI, LO, VariantUI, die, esc, odds_figure, odds_list, register
@@ -15,7 +15,9 @@ STATUS = {"waiting": N_("waiting"), "rolling": N_("rolling"), "stopped": N_("sto
 @register
 class Under40UI(VariantUI):
     variant = "under40"
-    title_text = N_("Under40")
+    @property
+    def title(self) -> str:
+        return p_("game", "Under40")
     chance_points = True
 
     @property

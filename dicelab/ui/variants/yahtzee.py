@@ -4,7 +4,7 @@ from __future__ import annotations
 from bokeh.models import ColumnDataSource, LabelSet, Range1d
 
 from ...actions import Reroll, Roll
-from ...i18n import N_, _, percent
+from ...i18n import _, p_, percent
 from ...rules.yahtzee import BOXES, LABELS
 from ..odds_view import yahtzee_odds
 from ..phrases import decimal, pct, says_you, shown
@@ -28,7 +28,9 @@ def dec(x: float) -> str:
 @register
 class YahtzeeUI(VariantUI):
     variant = "yahtzee"
-    title_text = N_("Yahtzee")
+    @property
+    def title(self) -> str:
+        return p_("game", "Yahtzee")
     has_stand = False
     enter_rolls = True
     score_card = True
