@@ -158,9 +158,9 @@ class CoachView(pn.viewable.Viewer):
                        why=esc(str(e.why))) + "</li>"
             for s in r.seats.values() if not s.computer for e in s.costliest)
         notes = "".join(f"<p><small>{esc(str(n))}</small></p>" for n in r.notes)
-        head = (f"<th>{_('player')}</th><th>{_('decisions')}</th><th>{_('mistakes')}</th>"
-                f"<th>{_('lost in all')}</th>"
-                + "".join(f"<th>{esc(lost_title(k))}</th>" for k in r.extras))
+        titles = [_("player"), _("decisions"), _("mistakes"), _("lost in all")]
+        titles += [lost_title(k) for k in r.extras]
+        head = "".join(f"<th>{esc(t)}</th>" for t in titles)
         values = _("Values: {unit}; a mistake loses more than {tolerance}.",
                    unit=str(r.unit), tolerance=str(r.source.tolerance_words))
         costliest = _("The costliest decisions:")

@@ -70,7 +70,8 @@ class OddsPanel(TableView):
     @param.depends("play.shown", "play.choice", "play.odds", watch=True)
     def _refresh(self):
         """Everything the panel says, in the language of the moment (nothing is kept)."""
-        self._head.object = f"<h3 style='margin:4px 0'>{_('Odds right now')}</h3>"
+        title = _("Odds right now")
+        self._head.object = f"<h3 style='margin:4px 0'>{title}</h3>"
         self._estimate()
         odds = current_odds(self.play)
         if self._fig is not None:

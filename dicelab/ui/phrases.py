@@ -52,6 +52,15 @@ def strategy_name(key: str) -> str:
     return words.get(base.lower(), base) + sep + rest
 
 
+def preset_name(key: str) -> str:
+    """A rules preset ("official", "french"), as the end of "... {preset} rules"."""
+    words = {"hypercard": p_("preset", "hypercard"), "french": p_("preset", "french"),
+             "official": p_("preset", "official"), "seed": p_("preset", "seed"),
+             "upper_bonus_only": p_("preset", "upper bonus only"),
+             "no_bonus": p_("preset", "no bonus")}
+    return words.get(key, shown(key))
+
+
 def is_you(play, seat) -> bool:
     """Is ``seat`` the one this browser holds in a network game (shown as "You")?"""
     return seat is not None and getattr(play, "seat", None) == seat

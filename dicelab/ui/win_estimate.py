@@ -76,7 +76,8 @@ def estimate_html(play) -> str:
         return ""
     r = est.result
     if r is None:
-        body = f"<span class='na'>{_('estimating from play-outs…')}</span>"
+        words = _("estimating from play-outs…")
+        body = f"<span class='na'>{words}</span>"
     else:
         body = "<br>".join(
             f"{html.escape(shown_name(play, i))}: <b>{pct(p)}</b> ({pct(lo)}–{pct(hi)})"
@@ -89,5 +90,5 @@ def estimate_html(play) -> str:
             note = _("Estimate from {n} simulated play-outs, 95% interval; people played by the "
                      "{computer} computer.", n=r.playouts, computer=stand_in)
         body += f"<br><small>{html.escape(note)}</small>"
-    return (f"<div data-testid='win-estimate'><b>{_('Chance to win (estimate)')}</b><br>{body}"
-            f"</div>")
+    title = _("Chance to win (estimate)")
+    return f"<div data-testid='win-estimate'><b>{title}</b><br>{body}</div>"

@@ -12,8 +12,8 @@ from types import SimpleNamespace
 import panel as pn
 
 from ..i18n import _, number
-from .phrases import (cap, game_over, names_and, num, pct, points_vs_win, says_you, seat_label,
-                      shown, shown_name, win_pair, you)
+from .phrases import (cap, game_over, names_and, num, pct, points_vs_win, preset_name, says_you,
+                      seat_label, shown, shown_name, win_pair, you)
 from .variants import ui_for
 from .variants.yahtzee import race_points_vs_win, yahtzee_choice, yahtzee_note
 
@@ -85,6 +85,8 @@ def settings_lines(settings) -> list[str]:
             text = ", ".join(f"{number(lo)}-{number(hi)}" for lo, hi in v) or _("none")
         elif isinstance(v, int):
             text = number(v)
+        elif name == "preset":
+            text = preset_name(v)
         else:
             text = shown(str(v))
         out.append(_("{setting}: {value}", setting=shown(settings.param[name].label),

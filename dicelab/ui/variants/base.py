@@ -54,6 +54,17 @@ def odds_figure(title: str, height: int = 210, **kw):
     return f
 
 
+def board_head_row(last: str) -> str:
+    """The scoreboard's header row: player, total, and the variant's own column."""
+    player, total = _("Player"), _("Total")
+    return f"<tr><th>{player}</th><th class='num'>{total}</th><th>{esc(last)}</th></tr>"
+
+
+def winner_mark() -> str:
+    won = _("★ winner")
+    return f" <b>{won}</b>"
+
+
 def odds_list(rows, foot="") -> str:
     """The odds panel's numbers as a definition list, and a line under them."""
     items = "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in rows)

@@ -4,8 +4,8 @@ from __future__ import annotations
 from ...actions import Roll, Stand
 from ...i18n import _, n_, p_
 from ..odds_view import FiveDiceOdds, bones_win_odds, fivedice_odds, thousand_race
-from ..phrases import says_you, shown
-from .base import VariantUI, die, esc, register
+from ..phrases import preset_name, says_you
+from .base import VariantUI, board_head_row, die, esc, register, winner_mark
 from .fivedice_odds import draw_odds, goal_words, label_chart, odds_chart, odds_words
 
 
@@ -123,13 +123,12 @@ class FiveDiceUI(VariantUI):
         return rolled, kept
 
     def board_head(self) -> str:
-        return (f"<tr><th>{_('Player')}</th><th class='num'>{_('Total')}</th>"
-                f"<th>{_('Status')}</th></tr>")
+        return board_head_row(_("Status"))
 
     def board_cell(self, play, seat, won) -> str:
         status = self.status(play, seat)
         if won:
-            status += f" <b>{_('★ winner')}</b>"
+            status += winner_mark()
         return f"<td class='status'>{status}</td>"
 
     def status(self, play, seat) -> str:
@@ -209,7 +208,7 @@ class BonesUI(FiveDiceUI):
         return game.n_seats == 2  # the two-seat win table (odds.win)
 
     def settings_title(self, c) -> str:
-        preset = shown(c.preset)
+        preset = preset_name(c.preset)
         if c.choose_keepers:
             return _("Bones ({preset} rules, to {target}, on board at {minimum}, choose "
                      "keepers)", preset=preset, target=c.target, minimum=c.min_on_board)
@@ -230,8 +229,10 @@ class BonesUI(FiveDiceUI):
 
     def board_note(self, play) -> str:
         g = play.game
-        final = f" · <span class='final'>{_('final turns')}</span>" \
-            if g.state.final_from is not None else ""
+        final = ""
+        if g.state.final_from is not None:
+            words = _("final turns")
+            final = f" · <span class='final'>{words}</span>"
         return _("Target {target}", target=g.config.target) + final
 
     def odds(self, play):

@@ -6,7 +6,8 @@ from bokeh.models import BoxAnnotation, ColumnDataSource, Label, NumeralTickForm
 from ...i18n import N_, _, p_, percent
 from ..odds_view import Under40Odds, under40_odds
 from ..phrases import decision, pct, says_you, shown
-from .base import BUST, GOOD, HI, LO, VariantUI, die, esc, odds_figure, odds_list, register
+from .base import (BUST, GOOD, HI, LO, VariantUI, board_head_row, die, esc, odds_figure,
+                   odds_list, register, winner_mark)
 
 STATUS = {"waiting": N_("waiting"), "rolling": N_("rolling"), "stopped": N_("stopped"),
           "busted": N_("BUST (over 40)")}
@@ -67,8 +68,7 @@ class Under40UI(VariantUI):
         return rolled, []
 
     def board_head(self) -> str:
-        return (f"<tr><th>{_('Player')}</th><th class='num'>{_('Total')}</th>"
-                f"<th>{_('Round score (of 40)')}</th></tr>")
+        return board_head_row(_("Round score (of 40)"))
 
     def board_cell(self, play, seat, won) -> str:
         g = play.game
@@ -86,7 +86,7 @@ class Under40UI(VariantUI):
                f"<div class='fill {fill}' style='width:{width:.0f}%'></div>"
                + (f"<div class='beat' style='left:{beat / 40 * 100:.0f}%'></div>"
                   if beat and seat == st.current else "") + "</div>")
-        extra = f" <b>{_('★ winner')}</b>" if won else ""
+        extra = winner_mark() if won else ""
         return f"<td><b>{rs}</b> {esc(label)}{extra}{bar}</td>"
 
     def turn_points(self, event, before_turn_total):

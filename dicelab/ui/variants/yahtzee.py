@@ -7,8 +7,8 @@ from ...actions import Reroll, Roll
 from ...i18n import _, p_, percent
 from ...rules.yahtzee import BOXES, LABELS
 from ..odds_view import yahtzee_odds
-from ..phrases import decimal, pct, says_you, shown
-from .base import HI, LO, VariantUI, die, esc, odds_figure, register
+from ..phrases import decimal, pct, preset_name, says_you, shown
+from .base import HI, LO, VariantUI, board_head_row, die, esc, odds_figure, register, winner_mark
 
 
 def box(b: str) -> str:
@@ -37,7 +37,7 @@ class YahtzeeUI(VariantUI):
     history_shown = 4  # the last few events above the 13-row card, in sight without scrolling
 
     def settings_title(self, c) -> str:
-        return _("Yahtzee ({preset} rules, {rolls} rolls)", preset=shown(c.preset),
+        return _("Yahtzee ({preset} rules, {rolls} rolls)", preset=preset_name(c.preset),
                  rolls=c.rerolls + 1)
 
     # ----- the person's choices --------------------------------------------------------------
@@ -115,12 +115,11 @@ class YahtzeeUI(VariantUI):
         return rolled, []
 
     def board_head(self) -> str:
-        return (f"<tr><th>{_('Player')}</th><th class='num'>{_('Total')}</th>"
-                f"<th>{_('Boxes filled')}</th></tr>")
+        return board_head_row(_("Boxes filled"))
 
     def board_cell(self, play, seat, won) -> str:
         filled = 13 - len(play.game.open_boxes(seat))
-        return f"<td>{filled}/13{' <b>' + _('★ winner') + '</b>' if won else ''}</td>"
+        return f"<td>{filled}/13{winner_mark() if won else ''}</td>"
 
     def board_note(self, play) -> str:
         return ""
@@ -201,12 +200,12 @@ class YahtzeeUI(VariantUI):
             top = sorted(adv.keeps.items(), key=lambda kv: -kv[1])[:3]
             keeps = "<p>" + esc(_("Best holds: {holds}", holds=", ".join(
                 f"{dice_words(k)} → {dec(v)}" for k, v in top))) + "</p>"
-        return (f"<div class='odds' data-testid='odds'><table><thead><tr><th>{_('Open box')}"
-                f"</th><th>{_('now')}</th><th>{_('chance this turn')}</th>"
-                f"<th>{_('value if scored now')}</th></tr></thead>"
+        head = "".join(f"<th>{esc(t)}</th>" for t in (
+            _("Open box"), _("now"), _("chance this turn"), _("value if scored now")))
+        values = _("Values: expected points still to come with optimal solitaire play.")
+        return (f"<div class='odds' data-testid='odds'><table><thead><tr>{head}</tr></thead>"
                 f"<tbody>{''.join(rows)}</tbody></table>{keeps}<p>{esc(yahtzee_note(o))}</p>"
-                f"<p><small>{_('Values: expected points still to come with optimal solitaire play.')}"
-                "</small></p></div>")
+                f"<p><small>{esc(values)}</small></p></div>")
 
 
 def dice_words(dice) -> str:
@@ -232,9 +231,11 @@ def points_note(odds) -> str:
         return _("Expected points still to come with best play: {value}. Roll to see each "
                  "box's chances.", value=dec(start))
     best = best_play_words(odds)
-    if odds.holding is not None:
+    if odds.holding:
         best += " " + _("Holding {dice} now is worth {value}.", dice=dice_words(odds.holding),
                         value=dec(odds.holding_value))
+    elif odds.holding is not None:
+        best += " " + _("Holding nothing now is worth {value}.", value=dec(odds.holding_value))
     return best
 
 
@@ -242,6 +243,9 @@ def best_play_words(odds) -> str:
     kind, what = odds.advice_best
     if kind == "box":
         return _("Best play: score {box} (worth {value} points to come).", box=box(what),
+                 value=dec(odds.advice_value))
+    if not what:
+        return _("Best play: roll all five again (worth {value} points to come).",
                  value=dec(odds.advice_value))
     return _("Best play: keep {dice} and roll again (worth {value} points to come).",
              dice=dice_words(what), value=dec(odds.advice_value))
