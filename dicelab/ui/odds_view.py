@@ -58,14 +58,7 @@ class YahtzeeOdds:
     advice_best: tuple | None = None    # the best play for points: ("box", b) / ("keep", dice)
     advice_value: float | None = None   # what it is worth
     holding: tuple | None = None        # the dice held now (when the advice knows them)
-    holding_value: float | None = None
-
-    @property
-    def note(self) -> str:
-        """The points advice in words (ui.variants.yahtzee.points_note)."""
-        from .variants.yahtzee import points_note
-
-        return points_note(self)
+    holding_value: float | None = None  # (in words: ui.variants.yahtzee.points_note)
 
 
 def is_sentence(odds) -> bool:

@@ -247,9 +247,11 @@ class ThousandUI(FiveDiceUI):
         return p_("game", "Thousand (1000)")
 
     def settings_title(self, c) -> str:
+        # written as the game's name is ("1000"), not grouped
         if not c.barrel:
-            return _("Thousand (to {target}, barrel off)", target=c.target)
-        return _("Thousand (to {target}, barrel {barrel})", target=c.target, barrel=c.barrel)
+            return _("Thousand (to {target}, barrel off)", target=str(c.target))
+        return _("Thousand (to {target}, barrel {barrel})", target=str(c.target),
+                 barrel=str(c.barrel))
 
     def status(self, play, seat) -> str:
         g = play.game
