@@ -18,6 +18,11 @@ def pct(p: float | None) -> str:
     return percent(p)
 
 
+def percent_ticks() -> str:
+    """Bokeh's numeral format of a percentage axis, spaced the language's way (50% / 50 %)."""
+    return "0%" if percent(0.5).endswith("0%") else "0 %"
+
+
 def num(x) -> str:
     """A number of points, whole, grouped the language's way (10,000 / 10 000)."""
     return number(int(round(x)))

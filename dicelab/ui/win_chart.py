@@ -10,6 +10,7 @@ from bokeh.plotting import figure
 
 from ..i18n import _
 from .odds_view import odds_module
+from .phrases import percent_ticks
 from .variants import ui_for
 from .view import TableView
 from .win_estimate import win_estimate
@@ -66,6 +67,7 @@ class WinChart(TableView):
         self._fig.title.text = (_("Chance to win (exact)") if self._exact
                                 else _("Chance to win (estimate from play-outs)"))
         self._fig.xaxis.axis_label = _("action")
+        self._fig.yaxis.formatter.format = percent_ticks()
 
     def _figure(self):
         """Lines of every seat's chance over the actions, in ``self._src`` (x, p0, p1...)."""

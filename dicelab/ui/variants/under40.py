@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from bokeh.models import BoxAnnotation, ColumnDataSource, Label, NumeralTickFormatter, Range1d, Span
 
-from ...i18n import N_, _, p_, percent
+from ...i18n import N_, _, p_
 from ..odds_view import Under40Odds, under40_odds
-from ..phrases import decision, pct, says_you, shown
+from ..phrases import decision, pct, percent_ticks, says_you, shown
 from .base import (BUST, GOOD, HI, LO, VariantUI, board_head_row, die, esc, odds_figure,
                    odds_list, register, winner_mark)
 
@@ -129,8 +129,7 @@ class Under40UI(VariantUI):
         f.xaxis.axis_label = _("round score after the roll (over 40 = bust, hatched red)")
         for r in f.select(name="bust"):
             r.text = _("BUST →")
-        # bokeh's numeral format has one percent sign: the language's spacing around it
-        f.yaxis.formatter.format = "0%" if percent(0.5) == "50%" else "0 %"
+        f.yaxis.formatter.format = percent_ticks()
 
     def draw_odds(self, o, src, play) -> str:
         xs, ys, cs, hs = [], [], [], []
