@@ -159,9 +159,13 @@ def _format_decimal(value: int | float, lang: str) -> str:
 
 def percent(value: float, digits: int = 0, lang: str | None = None) -> str:
     """A chance as a percentage the language's way: 41% / 41 % / 41 %."""
+    return _format_percent(value, digits, lang or language())
+
+
+@lru_cache(maxsize=4096)  # every page of a room shows the same chances after each action
+def _format_percent(value: float, digits: int, lang: str) -> str:
     from babel.numbers import format_percent
 
-    lang = lang or language()
     return format_percent(value, format=_percent_pattern(lang, digits), locale=lang)
 
 

@@ -55,14 +55,19 @@ class CoachView(pn.viewable.Viewer):
         self._follow()
 
     # ----- following the game ----------------------------------------------------------------
-    def _follow(self, *_args):
+    def _follow(self, *events):
         g, on = self.play.game, self.play.prefs.coach
+        if not on:  # nothing to judge: the copy catches up when the coach is switched on
+            self._draw_line()
+            self._panel.visible = False
+            return
+        switched_on = any(e.name == "coach" for e in events)  # earlier actions: not judged
         try:
             if self._shadow.version > len(g.actions):  # the game was rebuilt shorter (a room)
                 raise RuntimeError
             for action in g.actions[self._shadow.version:]:
                 seat = self._shadow.current_player
-                if on and self.play.is_mine(seat):
+                if not switched_on and self.play.is_mine(seat):
                     entry = coach.judge(self._shadow, action)
                     if entry is not None:
                         self.entry = entry

@@ -43,8 +43,16 @@ class Controls(TableView):
     def _refresh(self):
         p = self.play
         label, stand = p.ui.roll_label(p), p.ui.stand_label
-        self._roll.param.update(label=label, disabled=not p.can_roll)
-        self._stand.param.update(label=stand, disabled=not p.can_stand)
+        _set(self._roll, label=label, disabled=not p.can_roll)
+        _set(self._stand, label=stand, disabled=not p.can_stand)
 
     def __panel__(self):
         return pn.FlexBox(self._roll, self._stand, flex_wrap="wrap", sizing_mode="stretch_width")
+
+
+def _set(widget, **values) -> None:
+    """Set what changed only: param's ``update`` reads every parameter of the widget first
+    (about 60 for a button), on every page of a room at every action."""
+    changed = {k: v for k, v in values.items() if getattr(widget, k) != v}
+    if changed:
+        widget.param.update(**changed)

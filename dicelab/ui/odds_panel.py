@@ -7,7 +7,7 @@ import panel as pn
 import param
 from bokeh.models import Label, LabelSet
 
-from ..i18n import _
+from ..i18n import _, language
 from .notebook import HTML
 from .odds_view import is_sentence
 from .variants.base import BUST, BUST_ON_DARK
@@ -40,6 +40,7 @@ class OddsPanel(TableView):
         self._fig, self._src = self.play.ui.odds_chart()
         self._chart = (pn.pane.Bokeh(self._fig, sizing_mode="stretch_width")
                        if self._fig is not None else None)
+        self._labelled = None  # the language the chart's words are in
         self._theme()
         self.play.prefs.param.watch(self._theme, "dark")
         # the chance to win as an estimate (three or more seats, Thousand, Under40, Yahtzee)
@@ -74,8 +75,9 @@ class OddsPanel(TableView):
         self._head.object = f"<h3 style='margin:4px 0'>{title}</h3>"
         self._estimate()
         odds = current_odds(self.play)
-        if self._fig is not None:
+        if self._fig is not None and self._labelled != language():  # (not every action)
             self.play.ui.label_chart(self._fig)
+            self._labelled = language()
         drawn = not is_sentence(odds)  # a sentence: why there are no numbers
         if drawn:
             self._text.object = self.play.ui.draw_odds(odds, self._src, self.play)

@@ -8,6 +8,8 @@ renders in the language of the moment it is shown.
 from __future__ import annotations
 
 import importlib
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from ..errors import RuleError
@@ -66,6 +68,16 @@ def is_sentence(odds) -> bool:
     return isinstance(odds, (str, Msg))
 
 
+# Readouts of five-dice positions, shared by every page that shows one: after each action of a
+# network game all the pages of its room show the same position (each on its own copy of the
+# game), so the readout is computed once per room state, not once per page. Keyed by what it
+# reads (rules, game state, the set-aside choice); what differs per viewer (seat, language) is
+# added when drawing.
+_SHARED: OrderedDict = OrderedDict()
+_SHARED_MAX = 256
+_shared_lock = threading.Lock()
+
+
 def fivedice_odds(play, win=None, race=None) -> FiveDiceOdds | str:
     """The readout of the position the person sees now (their set-aside choice included);
     ``win`` and ``race``: the variant's extra readouts (``bones_win_odds``,
@@ -73,6 +85,28 @@ def fivedice_odds(play, win=None, race=None) -> FiveDiceOdds | str:
     mod = odds_module("fivedice")
     if mod is None:
         return L_("odds not available (dicelab.odds.fivedice is missing)")
+    g = play.game
+    try:
+        key = (g.variant, repr(sorted(vars(g.config).items())), g.n_seats, g.state, win, race,
+               play.keep_positions() if play.choosing and play.keep is not None else None)
+        hash(key)
+    except Exception:  # a state that cannot be a key: computed for this page alone
+        key = None
+    with _shared_lock:
+        out = _SHARED.get(key) if key is not None else None
+        if out is not None:
+            _SHARED.move_to_end(key)
+            return out
+    out = _fivedice_odds(mod, play, win, race)
+    if key is not None and isinstance(out, FiveDiceOdds) and not out.win_note:
+        with _shared_lock:  # (not while a table is being built: its chance comes later)
+            _SHARED[key] = out
+            while len(_SHARED) > _SHARED_MAX:
+                _SHARED.popitem(last=False)
+    return out
+
+
+def _fivedice_odds(mod, play, win, race) -> FiveDiceOdds | str:
     g = play.game
     st = g.state
     if g.is_over:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import param
 from panel.custom import JSComponent
+from panel.io.document import hold
 
 from .notebook import FixedDesign
 from .play import Play
@@ -25,6 +26,17 @@ class TrayView(FixedDesign, JSComponent):
     def __init__(self, on_toggle=None, **params):
         super().__init__(**params)
         self._on_toggle = on_toggle
+
+    def _update_model(self, events, msg, root, model, doc, comm):
+        if comm is not None or set(msg) != {"view"}:
+            return super()._update_model(events, msg, root, model, doc, comm)
+        # a new view alone (every action, on every page of a room): straight onto the data
+        # model. Panel's path would look for Bokeh models in the old and new view (plain data
+        # has none) and ask the component's model for a ``view`` attribute it does not have,
+        # where Bokeh builds a did-you-mean list over every property before raising: about
+        # half of the tray's update. The browser never sets the view, so nothing to filter.
+        with hold(doc):
+            model.data.update(view=msg["view"])
 
     def _handle_msg(self, msg):
         if self._on_toggle and isinstance(msg, dict) and "toggle" in msg:

@@ -8,7 +8,7 @@ import panel as pn
 from bokeh.models import ColumnDataSource, NumeralTickFormatter
 from bokeh.plotting import figure
 
-from ..i18n import _
+from ..i18n import _, language
 from .odds_view import odds_module
 from .phrases import percent_ticks
 from .variants import ui_for
@@ -46,6 +46,7 @@ class WinChart(TableView):
         self._src = ColumnDataSource(dict(x=[], p0=[], p1=[]))
         self._fig = None
         self._exact = ui_for(g).exact_win(g)
+        self._labelled = None  # the language the chart's words are in
         if self._exact:
             self._fig = self._figure()
         self._seen = -1
@@ -62,8 +63,9 @@ class WinChart(TableView):
 
     def label(self, *_args):
         """The chart's words in the language of the moment (the seats' names stay)."""
-        if self._fig is None:
+        if self._fig is None or self._labelled == language():  # (not every action)
             return
+        self._labelled = language()
         self._fig.title.text = (_("Chance to win (exact)") if self._exact
                                 else _("Chance to win (estimate from play-outs)"))
         self._fig.xaxis.axis_label = _("action")
