@@ -30,13 +30,14 @@ class TrayView(FixedDesign, JSComponent):
     def _update_model(self, events, msg, root, model, doc, comm):
         if comm is not None or set(msg) != {"view"}:
             return super()._update_model(events, msg, root, model, doc, comm)
-        # a new view alone (every action, on every page of a room): straight onto the data
-        # model. Panel's path would look for Bokeh models in the old and new view (plain data
-        # has none) and ask the component's model for a ``view`` attribute it does not have,
-        # where Bokeh builds a did-you-mean list over every property before raising: about
-        # half of the tray's update. The browser never sets the view, so nothing to filter.
+        # a new view alone (every action, on every page of a room): onto the data model as
+        # Panel sets it (marked as the server's own change, not echoed back), without the rest
+        # of Panel's path, which looks for Bokeh models in the old and new view (plain data has
+        # none) and asks the component's model for a ``view`` attribute it does not have, where
+        # Bokeh builds a did-you-mean list over every property before raising: about half of
+        # the tray's update
         with hold(doc):
-            model.data.update(view=msg["view"])
+            self._set_on_model({"view": msg["view"]}, root, model.data)
 
     def _handle_msg(self, msg):
         if self._on_toggle and isinstance(msg, dict) and "toggle" in msg:
