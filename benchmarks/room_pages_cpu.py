@@ -54,13 +54,16 @@ def open_pages(n_pages: int, variant: str, seed: int):
 
     db = Path(tempfile.mkdtemp(prefix="room_pages_cpu-")) / "rooms.db"
     service = RoomService(f"sqlite://{db}")
-    rng = random.Random(seed)
-    service_mod.secrets = types.SimpleNamespace(randbits=rng.getrandbits)  # the game's seed
     pacer = Pacer(service, pace=1.0)
-    rooms_backend._backend = (service, pacer)
+    rooms_backend._backend = (service, pacer)  # what the pages use (put back by measure)
     room, token = service.create("bench", variant, {}, "Player 1")
     tokens = [token] + [service.join(room.name, f"Player {i + 1}") for i in range(1, n_pages)]
-    service.start(room.name, token)
+    secrets = service_mod.secrets
+    service_mod.secrets = types.SimpleNamespace(randbits=random.Random(seed).getrandbits)
+    try:  # the game's seed: the same game every run
+        service.start(room.name, token)
+    finally:
+        service_mod.secrets = secrets
     pages, docs = [], []
     for t in tokens:
         screen = RoomScreen(room.name, t, SeatKeeper(), Prefs(anim_ms=0, sound=False),
@@ -77,7 +80,9 @@ def measure(pages: int = 3, actions: int = 60, variant: str = "bones", seed: int
     from bokeh.document.events import DocumentPatchedEvent
     from bokeh.protocol import Protocol
 
-    random.seed(seed)
+    from dicelab.rooms import backend as rooms_backend
+
+    old_backend = rooms_backend._backend
     t0 = time.thread_time()
     service, pacer, screens, docs = open_pages(pages, variant, seed)
     open_s = time.thread_time() - t0
@@ -122,6 +127,7 @@ def measure(pages: int = 3, actions: int = 60, variant: str = "bones", seed: int
         s.close()
     pacer.close()
     service.close()
+    rooms_backend._backend = old_backend
     out = {"pages": pages, "variant": variant, "actions": len(update_ms), "open_s": open_s,
            "update_ms": update_ms, "send_ms": send_ms}
     if prof:
