@@ -267,10 +267,14 @@ def unmarked(path: Path) -> list[tuple[int, str]]:
 
 
 def dynamic_messages(path: Path) -> list[int]:
-    """Lines where a marker is given something other than string literals (Babel cannot
-    extract it, so it would never be translated)."""
+    """Lines where a marker is given something other than string literals, or sits inside an
+    f-string (Babel cannot extract it, so it would never be translated)."""
     bad = []
     for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.JoinedStr):
+            # Babel (Python < 3.12) extracts at most one marker inside an f-string
+            bad += [n.lineno for n in ast.walk(node)
+                    if isinstance(n, ast.Call) and _name(n.func) in MARKERS]
         if isinstance(node, ast.Call) and _name(node.func) in MARKERS:
             need = {"n_": 2, "Ln_": 2, "p_": 2}.get(_name(node.func), 1)
             if len(node.args) < need or not all(
@@ -344,7 +348,8 @@ def _main(argv: list[str]) -> int:
                 print(f"{path.relative_to(PACKAGE.parent)}:{lineno}: not marked: {text[:70]!r}")
             for lineno in dynamic_messages(path):
                 bad += 1
-                print(f"{path.relative_to(PACKAGE.parent)}:{lineno}: message is not a literal")
+                print(f"{path.relative_to(PACKAGE.parent)}:{lineno}: message is not a literal "
+                      "(or a marker inside an f-string, which Babel does not extract)")
         for lang in TRANSLATED:
             p = problems(lang, domain)
             for kind in ("missing", "stale", "fuzzy", "unfresh_mo"):

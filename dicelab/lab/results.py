@@ -85,8 +85,9 @@ class LabResult:
 
         pct = i18n.percent
         if self.mode == "turns":
-            head = (f"{_('player'):<22}{_('turns'):>10}{_('mean turn score'):>18}"
-                    f"{_('95% interval'):>22}{_('bust %'):>9}")
+            heads = (_("player"), _("turns"), _("mean turn score"), _("95% interval"),
+                     _("bust %"))
+            head = "".join(f"{h:{a}{w}}" for h, a, w in zip(heads, "<>>>>", (22, 10, 18, 22, 9)))
             lines = [head, "-" * len(head)]
             for r in self.rows:
                 lo, hi = r["mean_turn_score_ci"]
@@ -99,8 +100,9 @@ class LabResult:
                           and not math.isnan(self.rows[0][k])), None)
             label = {"points_per_turn": _("pts/turn"),
                      "mean_score": _("mean score")}.get(extra, "")
-            head = (f"{_('player'):<22}{_('games'):>8}{_('wins'):>8}{_('win rate'):>10}"
-                    f"{_('95% interval'):>18}{label:>12}")
+            heads = (_("player"), _("games"), _("wins"), _("win rate"), _("95% interval"), label)
+            head = "".join(f"{h:{a}{w}}" for h, a, w in zip(heads, "<>>>>>",
+                                                             (22, 8, 8, 10, 18, 12)))
             lines = [head, "-" * len(head)]
             for r in self.rows:
                 lo, hi = r["win_rate_ci"]

@@ -296,7 +296,7 @@ def _print_fivedice(out, rules, state, strategy, readout, fresh, distribution) -
     # column heads, then rows aligned under them
     heads = (_("One roll"), _("counting die (exact)"), _("bust"), _("points on average"))
     w = max(len(_dice(k)) for k in range(1, 6))
-    cols = (max(w + 4, len(heads[0]) + 1), max(18, len(heads[1])), max(10, len(heads[2]) + 2),
+    cols = (max(w + 4, len(heads[0]) + 2), max(18, len(heads[1])), max(10, len(heads[2]) + 2),
             max(13, len(heads[3]) + 3))
     print(f"{heads[0]:<{cols[0]}}{heads[1]:>{cols[1]}}{heads[2]:>{cols[2]}}"
           f"{heads[3]:>{cols[3]}}")

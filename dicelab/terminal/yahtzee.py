@@ -165,13 +165,16 @@ class TerminalYahtzee(Console):
         options = g.options_now()
         w = _width()
         self.say()
-        self.say(f"  {_('Box'):<{w}}{_('Card'):>5}  {_('These dice'):>10}")
+        box_, card_, dice_ = _("Box"), _("Card"), _("These dice")
+        cw, dw = max(5, len(card_)), max(10, len(dice_))
+        self.say(f"  {box_:<{w}}{card_:>{cw}}  {dice_:>{dw}}")
         for box, value in g.card().items():
             card = "-" if value is None else str(value)
             now = str(options[box]) if box in options else ""
-            self.say(f"  {label(box):<{w}}{card:>5}  {now:>10}".rstrip())
+            self.say(f"  {label(box):<{w}}{card:>{cw}}  {now:>{dw}}".rstrip())
             if box == UPPER[-1] and g.settings.upper_bonus:
-                self.say(f"  {_('Upper total'):<{w}}{g.upper_total():>5}  "
+                upper = _("Upper total")
+                self.say(f"  {upper:<{w}}{g.upper_total():>{cw}}  "
                          + _("(bonus {bonus} at {threshold})", bonus=g.settings.upper_bonus,
                              threshold=g.settings.upper_bonus_threshold))
         forced = [b for b in g.open_boxes() if b not in options]
@@ -218,10 +221,12 @@ class TerminalYahtzee(Console):
         for box, value in g.card(seat).items():
             self.say(f"  {label(box):<{w}}{value:>5}")
             if box == UPPER[-1]:
-                self.say(f"  {_('Upper total'):<{w}}{g.upper_total(seat):>5}")
-                self.say(f"  {_('Upper bonus'):<{w}}{g.upper_bonus(seat):>5}")
-        self.say(f"  {_('Yahtzee bonus'):<{w}}{g.yahtzee_bonus(seat):>5}")
-        self.say(f"  {_('Total'):<{w}}{g.total(seat):>5}")
+                upper, bonus = _("Upper total"), _("Upper bonus")
+                self.say(f"  {upper:<{w}}{g.upper_total(seat):>5}")
+                self.say(f"  {bonus:<{w}}{g.upper_bonus(seat):>5}")
+        yahtzee_bonus, total = _("Yahtzee bonus"), _("Total")
+        self.say(f"  {yahtzee_bonus:<{w}}{g.yahtzee_bonus(seat):>5}")
+        self.say(f"  {total:<{w}}{g.total(seat):>5}")
         wasted = g.state.wasted[seat]
         if wasted:
             self.say(n_("{n} round played, {wasted} wasted on a filled box.",
