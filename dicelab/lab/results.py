@@ -48,6 +48,11 @@ def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
 MAX_TURNS = 5_000
 
 
+def _widths(heads, least) -> list[int]:
+    """Column widths: at least ``least``, and two more than a longer (translated) head."""
+    return [max(n, len(h) + 2) for h, n in zip(heads, least)]
+
+
 @dataclass
 class LabResult:
     """What a lab run found: one row per player, plus the raw samples for plots."""
@@ -87,31 +92,32 @@ class LabResult:
         if self.mode == "turns":
             heads = (_("player"), _("turns"), _("mean turn score"), _("95% interval"),
                      _("bust %"))
-            head = "".join(f"{h:{a}{w}}" for h, a, w in zip(heads, "<>>>>", (22, 10, 18, 22, 9)))
+            w = _widths(heads, (22, 10, 18, 22, 9))
+            head = "".join(f"{h:{a}{n}}" for h, a, n in zip(heads, "<>>>>", w))
             lines = [head, "-" * len(head)]
             for r in self.rows:
                 lo, hi = r["mean_turn_score_ci"]
-                interval = f"{fixed(lo)} – {fixed(hi)}"
-                lines.append(f"{r['player']:<22}{i18n.number(r['turns']):>10}"
-                             f"{fixed(r['mean_turn_score']):>18}{interval:>22}"
-                             f"{pct(r['bust_rate'], 1):>9}")
+                cells = (r["player"], i18n.number(r["turns"]), fixed(r["mean_turn_score"]),
+                         f"{fixed(lo)} – {fixed(hi)}", pct(r["bust_rate"], 1))
+                lines.append("".join(f"{c:{a}{n}}" for c, a, n in zip(cells, "<>>>>", w)))
         else:
             extra = next((k for k in ("points_per_turn", "mean_score") if k in self.rows[0]
                           and not math.isnan(self.rows[0][k])), None)
             label = {"points_per_turn": _("pts/turn"),
                      "mean_score": _("mean score")}.get(extra, "")
             heads = (_("player"), _("games"), _("wins"), _("win rate"), _("95% interval"), label)
-            head = "".join(f"{h:{a}{w}}" for h, a, w in zip(heads, "<>>>>>",
-                                                             (22, 8, 8, 10, 18, 12)))
+            w = _widths(heads, (22, 8, 8, 10, 18, 12))
+            head = "".join(f"{h:{a}{n}}" for h, a, n in zip(heads, "<>>>>>", w))
             lines = [head, "-" * len(head)]
             for r in self.rows:
                 lo, hi = r["win_rate_ci"]
                 wins = r["wins"]
                 wins = fixed(wins, 0 if wins == int(wins) else 1)  # ties share a win
-                interval = f"{fixed(100 * lo, 1)} – {pct(hi, 1)}"
-                lines.append(f"{r['player']:<22}{i18n.number(self.n):>8}{wins:>8}"
-                             f"{pct(r['win_rate'], 1):>10}{interval:>18}"
-                             + (f"{fixed(r[extra], 1):>12}" if extra else ""))
+                cells = (r["player"], i18n.number(self.n), wins, pct(r["win_rate"], 1),
+                         f"{fixed(100 * lo, 1)} – {pct(hi, 1)}",
+                         fixed(r[extra], 1) if extra else "")
+                lines.append("".join(f"{c:{a}{n}}" for c, a, n in zip(cells, "<>>>>>", w))
+                             .rstrip())
             if self.game_lengths is not None and len(self.game_lengths):
                 mean = fixed(float(np.mean(self.game_lengths)), 1)
                 lines.append(_("mean game length: {mean} actions", mean=mean)
