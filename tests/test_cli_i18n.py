@@ -67,7 +67,7 @@ def test_lang_before_or_after_the_command_and_the_language_is_put_back(environ, 
     assert cli.main(["--lang", "ru", "odds", "under40", "--score", "20"]) == 0
     ru = capsys.readouterr().out
     assert "Under40: точные вероятности" in ru and "При 20 очках в раунде:" in ru
-    assert "19,444%" in ru and "exact odds" not in ru  # a decimal comma in Russian
+    assert re.search(r"19,444\s?%", ru) and "exact odds" not in ru  # a decimal comma
     assert cli.main(["odds", "under40", "--score", "20", "--lang=fr"]) == 0
     fr = capsys.readouterr().out
     assert "Under40 : probabilités exactes" in fr and "le mieux : s'arrêter" in fr

@@ -17,7 +17,8 @@ COMMANDS = {"r": "roll", "roll": "roll", "s": "stop", "stop": "stop", "stand": "
 # the keys stay r s h q in every language; the words around them are translated
 HELP = L_("Type r (or roll) to roll both dice, s (or stop) to stop with your round score, "
           "h for the coach's advice, q to quit.")
-STATUS = {"rolling": N_("rolling"), "stopped": N_("stopped"), "busted": N_("busted")}
+STATUS = {"waiting": N_("waiting"), "rolling": N_("rolling"), "stopped": N_("stopped"),
+          "busted": N_("busted")}
 
 
 def players(text: str | None) -> list[str]:
