@@ -447,10 +447,6 @@ def test_own_turn_says_your_turn_and_the_winner_you(backend):
     assert banner(other)[0] == f"{name}'S TURN"
 
 
-# Seen failing now and then while the machine is loaded (a lobby or a screen one change
-# behind, with the pacer's thread running), and passing alone; the cause is still open.
-# One rerun, so that it cannot hide a CI run's other results; a second failure fails.
-@pytest.mark.flaky(reruns=1, reruns_delay=1)
 def test_rematch_in_the_same_room_with_the_same_seats(backend):
     service, pacer = backend
     room, ann = service.create("Again", "under40", {"target": 40}, "Ann")
@@ -497,7 +493,12 @@ def test_rematch_in_the_same_room_with_the_same_seats(backend):
     assert len(service.log("Again")) == 1 and screen.play.sync() >= 0
     assert len(screen.play.game.actions) == 1
     lobby.refresh()
-    assert "finished" not in lobby_text(lobby) and "in play" in lobby_text(lobby)
+    # one roll can end the rematch too (a first roll over 40 hands the round, worth 80, to
+    # the other seat: 2 rolls in 36): then the lobby says finished again, rightly
+    if service.state("Again").is_over:
+        assert "· finished" in lobby_text(lobby)
+    else:
+        assert "finished" not in lobby_text(lobby) and "in play" in lobby_text(lobby)
 
 
 def room_seats(service, name):
