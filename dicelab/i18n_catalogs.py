@@ -272,20 +272,44 @@ def unmarked(path: Path) -> list[tuple[int, str]]:
 
 def dynamic_messages(path: Path) -> list[int]:
     """Lines where a marker is given something other than string literals, or sits inside an
-    f-string (Babel cannot extract it, so it would never be translated)."""
+    f-string with a message marked nowhere else in the module (Babel cannot extract either, so
+    it would never be translated)."""
     bad = []
+    in_fstrings = []
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.JoinedStr):
-            # Babel (Python < 3.12) extracts at most one marker inside an f-string
-            bad += [n.lineno for n in ast.walk(node)
-                    if isinstance(n, ast.Call) and _name(n.func) in MARKERS]
+            # Babel on Python 3.11 extracts no marker inside an f-string
+            in_fstrings += [n for n in ast.walk(node)
+                            if isinstance(n, ast.Call) and _name(n.func) in MARKERS]
         if isinstance(node, ast.Call) and _name(node.func) in MARKERS:
             need = {"n_": 2, "Ln_": 2, "p_": 2}.get(_name(node.func), 1)
             if len(node.args) < need or not all(
                     isinstance(a, ast.Constant) and isinstance(a.value, str)
                     for a in node.args[:need]):
                 bad.append(node.lineno)
-    return bad
+    if in_fstrings:
+        extracted = _extracted(path)
+        bad += [n.lineno for n in in_fstrings if _message_key(n) not in extracted]
+    return sorted(bad)
+
+
+def _extracted(path: Path) -> set[tuple]:
+    """(context, msgid) of every message Babel extracts from the module."""
+    from babel.messages.extract import extract_from_file
+
+    found = set()
+    for _lineno, message, _comments, context in extract_from_file("python", path,
+                                                                  keywords=KEYWORDS):
+        found.add((context, message[0] if isinstance(message, tuple) else message))
+    return found
+
+
+def _message_key(call: ast.Call) -> tuple | None:
+    """The (context, msgid) a marker call with literal arguments marks."""
+    args = [a.value if isinstance(a, ast.Constant) else None for a in call.args]
+    if _name(call.func) == "p_":
+        return (args[0], args[1]) if len(args) > 1 else None
+    return (None, args[0]) if args else None
 
 
 def _name(func: ast.AST) -> str | None:

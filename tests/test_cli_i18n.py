@@ -288,6 +288,7 @@ def test_the_lint_flags_markers_inside_f_strings(tmp_path):
     from dicelab import i18n_catalogs as cat
 
     src = tmp_path / "m.py"
-    src.write_text('from dicelab.i18n import _\nx = 1\na = f"<b>{_(\'Stand\')}</b>"\n'
-                   'b = f"{x}"\nc = _("Fine {x}", x=x)\n')
-    assert cat.dynamic_messages(src) == [3]
+    src.write_text('from dicelab.i18n import _, p_\nx = 1\na = f"<b>{_(\'Stand\')}</b>"\n'
+                   'b = f"{x} {_(\'Fine {x}\', x=x)} {p_(\'c\', \'Roll\')}"\n'
+                   'c = _("Fine {x}", x=x)  # marked here: the f-string above finds it\n')
+    assert cat.dynamic_messages(src) == [3, 4]
