@@ -171,7 +171,9 @@ def test_terminal_yahtzee_to_the_end(lang, how):
 
     for i, label in enumerate(labels):
         expect(reroll)
-        if i == 0:  # the language's own "yes" letter, then positions
+        if i == 0:  # the coach, then the language's own "yes" letter, then positions
+            child.sendline("h")
+            expect(reroll)
             child.sendline(yes)
             expect(positions)
             child.sendline("1 2")
@@ -185,7 +187,8 @@ def test_terminal_yahtzee_to_the_end(lang, how):
     assert child.exitstatus == 0 and "Traceback" not in out
     for words in WORDS["yahtzee"][lang]:
         assert words in out, words
-    for words in ENGLISH["yahtzee"]:
+    assert {"fr": "Coach : ", "ru": "Тренер: "}[lang] in out
+    for words in ENGLISH["yahtzee"] + ["Coach:"]:
         assert words not in out, words
 
 
@@ -205,19 +208,28 @@ def test_terminal_bones_to_the_end(lang, environ, monkeypatch, capsys):
         assert i18n.text(t5.HELP) in out
 
 
-def test_terminal_bones_in_a_pty_in_russian():
+def test_terminal_bones_in_a_pty_in_russian_with_the_coach():
     child = spawn(["play", "bones", "--players", "Ann,Cpu=chicken", "--seed", "4",
-                   "--min-on-board", "50", "--target", "500"], LANG="ru_RU.UTF-8")
+                   "--min-on-board", "50", "--target", "500", "--coach"], LANG="ru_RU.UTF-8")
+    seen = []
+    asked = False
     while True:
         i = child.expect([r"\[r\] бросить\? > ", r"\[r\] бросить ещё или \[s\] хватит\? > ",
                           pexpect.EOF])
+        seen.append(child.before)
         if i == 2:
             break
+        if i == 1 and not asked:
+            child.sendline("h")  # the coach's hint, in Russian
+            asked = True
+            continue
         child.sendline("r" if i == 0 else "s")
-    out = child.before
+    out = "".join(seen)
     child.close()
     assert child.exitstatus == 0 and "Traceback" not in out
     assert "побеждает с результатом" in out and "Cpu (компьютер)" in out
+    assert "Тренер: лучше всего" in out and "Разбор партии в Bones" in out
+    assert "Coach:" not in out and "Review of" not in out
 
 
 @pytest.mark.parametrize("lang, words", [
