@@ -303,7 +303,7 @@ class Text(str):
     that shows one must go through ``str()`` (``html.escape(str(t))``, ``" ".join(map(str,
     ...))``): str methods and joins see the English characters."""
 
-    def __new__(cls, msg: Msg) -> "Text":
+    def __new__(cls, msg: Msg) -> Text:
         self = super().__new__(cls, msg.english)
         self.msg = msg
         return self

@@ -87,7 +87,7 @@ class Seat:
         return self.player is not None or self.strategy is not None
 
     @property
-    def shown_name(self) -> "str | Msg":
+    def shown_name(self) -> str | Msg:
         """The name as shown (see :func:`seat_name`)."""
         return seat_name(self.name)
 
@@ -116,7 +116,7 @@ class GameView:
 
     __slots__ = ("_game",)
 
-    def __init__(self, game: "Game"):
+    def __init__(self, game: Game):
         object.__setattr__(self, "_game", game)
 
     def __getattr__(self, name):
@@ -165,16 +165,20 @@ class Game(param.Parameterized):
     min_seats: ClassVar[int] = 1
     rolloff_dice: ClassVar[int] = 1
 
-    settings = param.ClassSelector(class_=Settings, constant=True, doc="The rules in force.")
-    seats = param.List(constant=True, doc="The seats in play order.")
-    seed = param.Integer(constant=True, doc="Seed of the game's random generator.")
+    # i18n: the docs below are for programmers (help() in a notebook), not shown in the app
+    settings = param.ClassSelector(class_=Settings, constant=True,
+                                   doc="The rules in force.")  # i18n: not shown
+    seats = param.List(constant=True, doc="The seats in play order.")  # i18n: not shown
+    seed = param.Integer(constant=True,
+                         doc="Seed of the game's random generator.")  # i18n: not shown
     state = param.Parameter(doc="The whole state of play: an immutable value (set anew by every "
-                            "apply: views of the game watch it).")
+                            "apply: views of the game watch it).")  # i18n: not shown
     pace = param.Number(default=None, allow_None=True, bounds=(0, 60), doc="Seconds between "
                         "computer actions when play_computers() runs inside an event loop (a "
-                        "notebook cell), so views show each one; None: all at once.")
+                        "notebook cell), so views show each one; None: all at once.")  # i18n: not shown
 
-    def __init__(self, seats=("Player 1",), settings: Settings | dict | None = None,
+    def __init__(self, seats=("Player 1",),  # i18n: not shown (a name, stored as given)
+                 settings: Settings | dict | None = None,
                  seed: int | None = None, **setting_values):
         if isinstance(settings, dict):
             settings = self.Settings.from_dict({**settings, **setting_values})
@@ -353,17 +357,17 @@ class Game(param.Parameterized):
     def to_json(self, **kw) -> str:
         return json.dumps(self.to_dict(), **kw)
 
-    def replay(self, n: int | None = None) -> "Game":
+    def replay(self, n: int | None = None) -> Game:
         """A new game with the same seats, settings and seed, after the first n actions."""
         game = type(self)(self.seats, self.settings, self.seed)
         for action in self.actions[:n]:
             game.apply(action)
         return game
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         return self.replay()
 
-    def continued(self, seats, seed: int) -> "Game":
+    def continued(self, seats, seed: int) -> Game:
         """A new game that goes on from this one's state with other seats (same number) and
         a fresh random generator: for play-outs from here (no history, no actions)."""
         game = type(self)(seats, self.settings, seed)
@@ -405,7 +409,7 @@ class Game(param.Parameterized):
         event has a whole message for each, as verbs and possessives differ in each language."""
         return _is_you(self._seats[seat].name)
 
-    def _shown(self, seat: int) -> "str | Msg":
+    def _shown(self, seat: int) -> str | Msg:
         return self._seats[seat].shown_name
 
     def _initial_state(self, starter: int):
@@ -432,7 +436,7 @@ def _is_you(name: str) -> bool:
     return " ".join(str(name).split()).lower() == "you"
 
 
-def seat_name(name: str) -> "str | Msg":
+def seat_name(name: str) -> str | Msg:
     """A seat's name as shown: the default name of a person's seat, "You", is the app's word
     and shows in the reader's language ("Vous", "Вы"); a name a person typed shows as typed.
     The stored name stays "You" (saved games, rooms), so it reads right in every language."""
@@ -449,7 +453,7 @@ VARIANT_NAMES = {"bones": L_("Bones"), "thousand": L_("Thousand"), "under40": L_
                  "yahtzee": L_("Yahtzee")}
 
 
-def variant_name(variant: str) -> "str | Msg":
+def variant_name(variant: str) -> str | Msg:
     """A variant's name in the reader's language ("Тысяча" for "thousand")."""
     return VARIANT_NAMES.get(variant, variant)
 
@@ -462,7 +466,8 @@ def register(cls: type[Game]) -> type[Game]:
     return cls
 
 
-def new_game(variant: str, seats=("Player 1",), settings=None, seed=None, **setting_values) -> Game:
+def new_game(variant: str, seats=("Player 1",),  # i18n: not shown (a name, stored as given)
+             settings=None, seed=None, **setting_values) -> Game:
     if not isinstance(variant, str) or variant not in GAMES:
         raise RuleError(L_("unknown variant {variant}; the variants are {variants}",
                            variant=repr(variant)[:60], variants=", ".join(GAMES)))
@@ -517,7 +522,7 @@ def _check_saved(data: Any) -> None:
     actions = data["actions"]
     if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:
         raise RuleError(L_("saved game: actions are a list of at most {most}",
-                           most=MAX_ACTIONS))
+                           most=str(MAX_ACTIONS)))
     for a in actions:
         if not isinstance(a, dict) or len(a) > 3 or not all(
                 isinstance(k, str) and (isinstance(v, (str, int))

@@ -167,7 +167,7 @@ class FiveDiceGame(Game):
 
     def _roll(self, state, seat: int):
         if state.phase == "decide" and not state.dice:
-            raise RuleError("internal: decide without a roll")  # pragma: no cover
+            raise AssertionError("internal: decide without a roll")  # pragma: no cover
         kept = () if state.hot_dice else state.kept
         n = state.dice_left
         dice = roll(self._rng, n)

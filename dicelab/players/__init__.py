@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import RuleError
+from ..i18n import L_
 from .registry import REGISTRY, register, spec_value
 
 __all__ = ["REGISTRY", "register", "spec_value", "make_player", "player_names", "RandomPlayer"]
@@ -20,7 +21,14 @@ def make_player(variant: str, spec: str):
         if key in REGISTRY:
             return REGISTRY[key](str(spec))
     names = sorted({n for (v, n) in REGISTRY if v in (variant, "*")})
-    raise RuleError(f"no computer player {spec!r} for {variant}; choose from {', '.join(names)}")
+    raise RuleError(L_("no computer player {spec} for {game}; choose from {names}",
+                       spec=repr(spec)[:100], game=_game(variant), names=", ".join(names)))
+
+
+def _game(variant: str):
+    from ..games.base import variant_name
+
+    return variant_name(variant)
 
 
 def player_names(variant: str) -> list[str]:
