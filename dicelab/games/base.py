@@ -49,8 +49,8 @@ def check_name_chars(name: str) -> None:
         # Cf: invisible format characters (bidi overrides spoof names) except the zero-width
         # joiner that emoji sequences need
         if ch not in " \t" and (cat in ("Cc", "Cs", "Co") or (cat == "Cf" and ch != "\u200d")):
-            raise RuleError(L_("a name may not hold control characters ({char})",
-                               char=f"U+{ord(ch):04X}"))
+            code = "U+%04X" % ord(ch)
+            raise RuleError(L_("a name may not hold control characters ({char})", char=code))
 
 
 @dataclass(frozen=True)

@@ -60,9 +60,11 @@ def game_html(game) -> str:
     if st.dice:
         dice = ("<div style='margin:6px 0'>" + esc(_("dice:")) + " "
                 + dice_html(st.dice, getattr(st, "counting", ()))
-                + (f" &nbsp; {esc(_('kept:'))} {dice_html(kept)}" if kept else "") + "</div>")
+                + (" &nbsp; " + esc(_("kept:")) + " " + dice_html(kept) if kept else "")
+                + "</div>")
     else:
-        dice = f"<div style='margin:6px 0;opacity:.8'>{esc(_('no dice on the table'))}</div>"
+        dice = ("<div style='margin:6px 0;opacity:.8'>" + esc(_("no dice on the table"))
+                + "</div>")
     totals = game.totals()
     computer = esc(_("(computer)"))
     rows = []
@@ -76,12 +78,12 @@ def game_html(game) -> str:
                     f"</td><td style='padding:2px 8px;text-align:right'>"
                     f"{esc(number(totals[i]))}</td></tr>")
     last = game.history[-1].text if game.history else ""
+    player, total = esc(_("player")), esc(_("total"))
     footer = esc(n_("{n} action · seed {seed}", "{n} actions · seed {seed}", len(game.actions),
                     seed=str(game.seed)))
     return (f"<div class='dicelab-game' style='{BOX}'><b>{esc(variant_name(game.variant))}</b>"
             f" — {head}{dice}<table style='border-collapse:collapse'><tr><th style='text-align:"
-            f"left;padding:2px 8px'>{esc(_('player'))}</th><th style='padding:2px 8px'>"
-            f"{esc(_('total'))}</th></tr>"
+            f"left;padding:2px 8px'>{player}</th><th style='padding:2px 8px'>{total}</th></tr>"
             + "".join(rows) + f"</table><div style='margin-top:6px;opacity:.85'>{esc(last)}</div>"
             f"<div style='opacity:.6;font-size:12px'>"
             f"{footer}"
