@@ -163,3 +163,20 @@ def test_browser_language(header, lang):
     ({}, "en"), ({"LANG": "de_DE.UTF-8"}, "en")])
 def test_terminal_language(env, lang):
     assert i18n.from_environment(env) == lang
+
+
+@pytest.mark.parametrize("lang", cat.TRANSLATED)
+def test_one_message_reads_the_same_in_every_domain(lang):
+    # the domains are chained into one catalog: a message in two of them must not disagree
+    seen: dict[tuple, tuple[str, object]] = {}
+    clashes = []
+    for domain in DOMAINS:
+        for m in cat.read(lang, domain):
+            if not m.id or not m.string:
+                continue
+            key = (m.context, m.id)
+            if key in seen and seen[key][1] != m.string:
+                clashes.append(f"{m.id!r}: {seen[key][0]} {seen[key][1]!r} vs "
+                               f"{domain} {m.string!r}")
+            seen.setdefault(key, (domain, m.string))
+    assert not clashes, "\n".join(clashes[:20])
