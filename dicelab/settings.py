@@ -10,6 +10,7 @@ import param
 
 from .errors import RuleError
 from .i18n import L_, Ln_, N_
+from .names import variant_name as _game
 from .rules.fivedice import FiveDiceRules
 
 
@@ -246,12 +247,6 @@ class YahtzeeSettings(Settings):
     joker = param.Boolean(default=True, doc=N_("Forced joker rule for further Yahtzees."))
     filled_box_wastes_round = param.Boolean(
         default=False, doc=N_("Seed 004's console: naming a filled box wastes the round."))
-
-
-def _game(variant: str):
-    from .games.base import variant_name  # late: games import the settings
-
-    return variant_name(variant)
 
 
 SETTINGS: dict[str, type[Settings]] = {

@@ -9,8 +9,8 @@ import pytest
 
 from dicelab import RuleError
 from dicelab.games import Seat, new_game
-from dicelab.games.base import seat_name, shown_name
 from dicelab.i18n import number, using
+from dicelab.names import seat_name, shown_name
 from dicelab.players import make_player
 
 ANN = "Ann <b>&"  # a typed name, with characters HTML must escape

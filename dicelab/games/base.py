@@ -22,6 +22,8 @@ from ..actions import to_json as action_to_json
 from ..dice import new_rng, roll
 from ..errors import RuleError
 from ..i18n import L_, Joined, Msg, Text
+from ..names import is_you as _is_you
+from ..names import seat_name, variant_name
 from ..settings import Settings
 
 MAX_SEATS = 8
@@ -432,30 +434,6 @@ class Game(param.Parameterized):
                 f"actions={len(self.actions)}{' over' if self.is_over else ''}>")
 
 
-def _is_you(name: str) -> bool:
-    return " ".join(str(name).split()).lower() == "you"
-
-
-def seat_name(name: str) -> str | Msg:
-    """A seat's name as shown: the default name of a person's seat, "You", is the app's word
-    and shows in the reader's language ("Vous", "Вы"); a name a person typed shows as typed.
-    The stored name stays "You" (saved games, rooms), so it reads right in every language."""
-    return L_("You") if _is_you(name) else name
-
-
-def shown_name(name: str) -> str:
-    """:func:`seat_name` rendered now, in the current language."""
-    return str(seat_name(name))
-
-
-# the variants' names as players call them (keys stay English: "bones", "thousand", ...)
-VARIANT_NAMES = {"bones": L_("Bones"), "thousand": L_("Thousand"), "under40": L_("Under40"),
-                 "yahtzee": L_("Yahtzee")}
-
-
-def variant_name(variant: str) -> str | Msg:
-    """A variant's name in the reader's language ("Тысяча" for "thousand")."""
-    return VARIANT_NAMES.get(variant, variant)
 
 
 GAMES: dict[str, type[Game]] = {}

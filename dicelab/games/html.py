@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from ..i18n import _, n_, number
+from ..names import shown_name, variant_name
 
 
 def esc(text) -> str:
@@ -31,8 +32,6 @@ def dice_html(dice, marks=()) -> str:
 
 def game_html(game) -> str:
     """Title, whose turn, the dice on the table, every seat's total, the last event."""
-    from .base import shown_name, variant_name
-
     st = game.state
     over = game.is_over
     names = [shown_name(n) for n in game.names]

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..errors import RuleError
 from ..i18n import L_
+from ..names import variant_name as _game
 from .registry import REGISTRY, register, spec_value
 
 __all__ = ["REGISTRY", "register", "spec_value", "make_player", "player_names", "RandomPlayer"]
@@ -23,12 +24,6 @@ def make_player(variant: str, spec: str):
     names = sorted({n for (v, n) in REGISTRY if v in (variant, "*")})
     raise RuleError(L_("no computer player {spec} for {game}; choose from {names}",
                        spec=repr(spec)[:100], game=_game(variant), names=", ".join(names)))
-
-
-def _game(variant: str):
-    from ..games.base import variant_name
-
-    return variant_name(variant)
 
 
 def player_names(variant: str) -> list[str]:

@@ -29,8 +29,8 @@ from typing import Any, Callable
 from ..actions import Action, action_from_json, coerce
 from ..actions import to_json as action_to_json
 from ..errors import RuleError
-from ..games.base import variant_name
 from ..i18n import L_, Ln_, Msg
+from ..names import variant_name
 from ..games import GAMES, Game, Seat, new_game
 from ..settings import SETTINGS
 from .model import (MAX_SESSION, MAX_STRATEGY, Room, RoomSeat, checked_json, new_token,
