@@ -155,3 +155,15 @@ def test_a_refused_action_is_explained_in_the_readers_language():
         assert str(err).startswith("ход начинается с броска")
     with using("ru"), pytest.raises(RuleError, match="от 0 до 5000|не больше 5000"):
         new_game("thousand", ["Ann"], barrel=6000)
+
+
+def test_computer_players_have_names_in_each_language():
+    from dicelab.players import strategy_name
+
+    assert strategy_name("chicken") == "Chicken" and strategy_name("threshold:300") == "Threshold"
+    with using("fr"):
+        assert [str(strategy_name(s)) for s in ("chicken", "aggressive", "gambler")] == [
+            "Prudent", "Agressif", "Flambeur"]
+    with using("ru"):
+        assert str(strategy_name("winning")) == "На победу"
+    assert strategy_name("someone") == "someone"
