@@ -44,6 +44,21 @@ ENGLISH = {
     "bones": ["[r]oll", "[s]tand", "'s turn", "You may stand", "wins with", "Please type",
               "die to roll", "dice to roll", "   on the board", "   not on the board"],
 }
+# words only English has (French shares many letters with it, Russian none)
+ENGLISH_ONLY = {"the", "and", "you", "your", "rolled", "rolls", "stands", "banks", "dice", "die",
+                "turn", "with", "round", "wins", "scores", "player", "warning", "review",
+                "bust", "busts", "stops", "points", "box", "left", "may", "not", "first"}
+# ASCII words a Russian terminal may show: names, typed keys and values, file names
+NOT_WORDS = {"Ann", "Cpu", "Bones", "hypercard", "RULES", "choose_keepers", "roll", "stop",
+             "Ctrl", "seed", "official"}
+
+
+def english_left(out: str, lang: str) -> set[str]:
+    """English words in a French or Russian terminal's output (names excepted)."""
+    words = set(re.findall(r"\b[A-Za-z][A-Za-z']+\b", out))
+    if lang == "ru":
+        return words - NOT_WORDS
+    return {w for w in words if w.lower() in ENGLISH_ONLY} - {"points"}  # French too
 
 
 @pytest.fixture
@@ -190,6 +205,7 @@ def test_terminal_yahtzee_to_the_end(lang, how):
     assert {"fr": "Coach : ", "ru": "Тренер: "}[lang] in out
     for words in ENGLISH["yahtzee"] + ["Coach:"]:
         assert words not in out, words
+    assert not english_left(out, lang)
 
 
 @pytest.mark.parametrize("lang", ["fr", "ru"])
@@ -204,6 +220,7 @@ def test_terminal_bones_to_the_end(lang, environ, monkeypatch, capsys):
         assert words in out, words
     for words in ENGLISH["bones"]:
         assert words not in out, words
+    assert not english_left(out, lang)
     with using(lang):
         assert i18n.text(t5.HELP) in out
 
@@ -230,6 +247,7 @@ def test_terminal_bones_in_a_pty_in_russian_with_the_coach():
     assert "побеждает с результатом" in out and "Cpu (компьютер)" in out
     assert "Тренер: лучше всего" in out and "Разбор партии в Bones" in out
     assert "Coach:" not in out and "Review of" not in out
+    assert not english_left(out, "ru")
 
 
 @pytest.mark.parametrize("lang, words", [
@@ -247,6 +265,7 @@ def test_terminal_under40_to_the_end(lang, words):
     for english in ("Totals:", "r to roll", "wins the game after", "Seating roll-off",
                     "leads the round", "You may not"):
         assert english not in text, english
+    assert not english_left(text.replace("Bob", ""), lang)
 
 
 def test_default_player_names_follow_the_language():
