@@ -1,12 +1,12 @@
 """The chance to win as a live estimate (issue 16): ``lab.win.estimate`` refined in the
 background while a game is played, restarted whenever the game moves.
 
-Where no exact chance exists (three or more seats in any variant, Thousand, Under40 and
-Yahtzee; two-seat Bones has ``odds.win``'s exact table), a page shows each seat's chance to win
-as an estimate from simulated play-outs with its 95% interval. The play-outs run in one shared
-background thread (never a page's thread), in chunks: a chunk of one page then one of another,
-so several pages share it fairly, and a page's run stops at its next chunk once the game has
-moved on. The result is published at each step of ``STEPS`` play-outs.
+Where no exact chance exists (three or more seats in any variant, Thousand without its cached
+table, Under40 and Yahtzee; ``odds.win_game`` says where a table gives it), a page shows each
+seat's chance to win as an estimate from simulated play-outs with its 95% interval. The
+play-outs run in one shared background thread (never a page's thread), in chunks: a chunk of
+one page then one of another, so several pages share it fairly, and a page's run stops at its
+next chunk once the game has moved on. The result is published at each step of ``STEPS`` play-outs.
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..odds.win_game import is_exact
 from .win import Estimate, estimate, playout_seats
 
 __all__ = ["STEPS", "LiveEstimate", "applies", "stop_all"]
@@ -93,7 +94,7 @@ def stop_all() -> None:
 def applies(game) -> bool:
     """Does the page show a play-out estimate for this game (else exact or nothing)?"""
     return (_POOL.share > 0 and game.n_seats >= 2 and not game.is_over
-            and not (game.variant == "bones" and game.n_seats == 2))
+            and not is_exact(game))
 
 
 class LiveEstimate:

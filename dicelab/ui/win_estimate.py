@@ -57,7 +57,7 @@ class WinEstimate(param.Parameterized):
 
 def win_estimate(play) -> WinEstimate | None:
     """The table's estimate (made on first use), or None where the game never needs one
-    (one seat; two-seat Bones, which has the exact table)."""
+    (one seat; an exact table: two-seat Bones, two-seat Thousand once cached)."""
     g = play.game
     if g.n_seats < 2 or ui_for(g).exact_win(g):
         return None

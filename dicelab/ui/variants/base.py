@@ -11,6 +11,7 @@ from typing import ClassVar
 from bokeh.plotting import figure
 
 from ...actions import Roll, Stand
+from ...odds.win_game import is_exact
 from ..phrases import game_over, you
 
 esc = html.escape
@@ -75,7 +76,7 @@ class VariantUI:
 
     def exact_win(self, game) -> bool:
         """Is the chance to win exact here (a win table), not estimated from play-outs?"""
-        return False
+        return is_exact(game)
 
     # ----- the rules in words ----------------------------------------------------------------
     def settings_title(self, c) -> str:

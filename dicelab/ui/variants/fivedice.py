@@ -4,7 +4,8 @@ from __future__ import annotations
 from bokeh.models import ColumnDataSource, LabelSet, Range1d
 
 from ...actions import Roll, Stand
-from ..odds_view import FiveDiceOdds, bones_win_odds, fivedice_odds, thousand_race
+from ..odds_view import (FiveDiceOdds, bones_win_odds, fivedice_odds, thousand_race,
+                         thousand_win_odds)
 from ..phrases import cap, num, pct, points_vs_win, possessive, win_pair
 from .base import HI, LO, VariantUI, die, esc, odds_figure, odds_list, register
 
@@ -235,7 +236,7 @@ class FiveDiceUI(VariantUI):
                     f"{num(leader)} counts)")
         elif o.win is not None:
             w = o.win
-            rows.append(("Chance to win from here", pct(w.win_chance)))
+            rows.append(("Chance to win from here (exact)", pct(w.win_chance)))
             rows.append(("… if you stand", "not allowed" if w.stand_win_chance is None
                          else pct(w.stand_win_chance)))
             rows.append(("… if you roll (then play to win)", pct(w.roll_win_chance)))
@@ -252,9 +253,6 @@ class FiveDiceUI(VariantUI):
 class BonesUI(FiveDiceUI):
     variant = "bones"
     title = "Bones"
-
-    def exact_win(self, game) -> bool:
-        return game.n_seats == 2  # the two-seat win table (odds.win)
 
     def settings_title(self, c) -> str:
         extra = ", choose keepers" if c.choose_keepers else ""
@@ -305,4 +303,4 @@ class ThousandUI(FiveDiceUI):
         return "".join(f"<span>{esc(b)}</span>" for b in bits)
 
     def odds(self, play):
-        return fivedice_odds(play, race=thousand_race)
+        return fivedice_odds(play, win=thousand_win_odds, race=thousand_race)
