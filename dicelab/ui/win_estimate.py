@@ -1,6 +1,7 @@
 """A table's live chance-to-win estimate (dicelab.lab.win_live), shared by the odds panel and
 the win chart: restarted on every move of the game, refined in the background, handed to the
-page's own thread when a step is done. Only glue: the play-outs are lab.win's."""
+page's own thread when a step is done. Pages showing the same state (a network room's viewers)
+read one estimate (lab.win_live keeps one per state). Only glue: the play-outs are lab.win's."""
 from __future__ import annotations
 
 import html
