@@ -10,7 +10,7 @@ TEST_STAMP := $(VENV)/.installed-test
 NB_STAMP := $(VENV)/.installed-notebook
 LAB_PORT ?= 8888
 
-.PHONY: run test venv install install-test lab chromium redis-server bench clean
+.PHONY: run test venv install install-test lab chromium redis-server bench clean messages
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -54,6 +54,11 @@ run: install
 
 test: install-test chromium redis-server
 	$(PY) -m pytest -n 2 -q
+
+# extract the marked messages into the French and Russian catalogs and compile them
+messages: install-test
+	$(PY) -m dicelab.i18n_catalogs update
+	$(PY) -m dicelab.i18n_catalogs check || true
 
 bench: install-test
 	$(PY) benchmarks/run_all.py
