@@ -112,7 +112,7 @@ def state_key(game, stand_in: str = "optimal") -> tuple:
     each seat plays (a person: the ``stand_in``) and the state, not the names, the seed or
     how the game got there. Two pages of one room hold copies of the game with equal keys."""
     seats = tuple(getattr(s.player, "spec", None) or s.strategy
-                  or (stand_in if s.player is None else f"object {id(s.player)}")
+                  or (stand_in if s.player is None else id(s.player))
                   for s in game.seats)
     settings = json.dumps(game.settings.to_dict(), sort_keys=True, default=repr)
     return (game.variant, settings, seats, repr(game.state))

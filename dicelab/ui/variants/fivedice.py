@@ -236,7 +236,7 @@ class FiveDiceUI(VariantUI):
                     f"{num(leader)} counts)")
         elif o.win is not None:
             w = o.win
-            rows.append(("Chance to win from here (exact)", pct(w.win_chance)))
+            rows.append(("Chance to win from here", pct(w.win_chance)))
             rows.append(("… if you stand", "not allowed" if w.stand_win_chance is None
                          else pct(w.stand_win_chance)))
             rows.append(("… if you roll (then play to win)", pct(w.roll_win_chance)))
