@@ -176,7 +176,7 @@ _SHARED: dict[tuple, _Shared] = {}
 _REG_LOCK = threading.Lock()
 
 
-def _attach(live: "LiveEstimate", game) -> _Shared:
+def _attach(live: LiveEstimate, game) -> _Shared:
     """The shared estimate of ``game``'s state for ``live`` (started if there is none)."""
     key = (id(live.pool), live.steps, live.stand_in, live.seed, state_key(game, live.stand_in))
     now = time.monotonic()
@@ -197,7 +197,7 @@ def _attach(live: "LiveEstimate", game) -> _Shared:
     return shared
 
 
-def _release(shared: _Shared, live: "LiveEstimate | None" = None) -> None:
+def _release(shared: _Shared, live: LiveEstimate | None = None) -> None:
     """``live`` reads ``shared`` no more; with no reader left an unfinished estimate stops and
     a finished one is kept a while (``KEEP``)."""
     with _REG_LOCK:
