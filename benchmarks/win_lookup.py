@@ -120,6 +120,14 @@ def main():
         timed(lambda: b.readout(650, 1200, 350, 2), 2000)[0] * 1e6)
     row("bones: final turn (reach table)", timed(lambda: b.readout(650, 10_000, 300, 2), 2000)[0]
         * 1e6)
+    # choose_keepers: a max over the keeps of each roll, so no TurnPass (timed when cached:
+    # python -c "from dicelab.odds import win; win.table('bones', choose_keepers=True)")
+    r = win.win_rules("bones", choose_keepers=True)
+    ck = win.cached_table(r.key, lambda: None, lambda p: win._load(p, r), lambda p, t: None, True)
+    if ck is not None:
+        med, worst = firsts(ck, early, ck._turn.cache_clear)
+        row("bones choose_keepers: mid-turn, first, banked 0 (median)", med * 1e6)
+        row("bones choose_keepers: mid-turn, first, banked 0 (worst of 50, CPU)", worst * 1e6)
 
     for t, label in ((win_thousand.table("thousand", progress=False, **SMALL),
                       "thousand T150"), thousand_default()):

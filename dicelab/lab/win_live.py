@@ -144,7 +144,8 @@ class _Shared:
             return
         if not self.readers:    # every page went away without saying so
             _release(self)
-            return
+            if self.stopped:    # (else a page came back meanwhile: go on)
+                return
         wait = start - time.monotonic()
         if wait > 0:  # not settled yet: look again shortly (other pages' chunks go meanwhile)
             time.sleep(min(wait, 0.05))
