@@ -556,8 +556,17 @@ class WinTable:
         k = self._k = self._solver.k
         mix = self._solver.mix
         self._pass = None if mix is None else TurnPass(k.opt_pts, k.opt_next, mix, k.bust[1:])
-        # choose_keepers: where each running total's roll options land (row + points, dice)
-        self._idx = (k.opt_pts * 6 + k.opt_next)[None, :] + 6 * np.arange(self.T)[:, None]
+        # choose_keepers: where each running total's roll options land (row + points, dice),
+        # then a column for y; each roll outcome's chance per n (GT), the bust's last
+        base = (k.opt_pts * 6 + k.opt_next)[None, :] + 6 * np.arange(self.T)[:, None]
+        self._idx = np.concatenate([base, np.zeros((self.T, 1), dtype=base.dtype)], axis=1)
+        self._gs = np.append(k.grp_start, len(k.opt_pts))
+        groups = len(k.grp_start)
+        self._GT = np.zeros((5, groups + 1))
+        ends = list(k.n_start[1:]) + [groups]
+        for n in range(5):
+            self._GT[n, k.n_start[n]:ends[n]] = k.grp_prob[k.n_start[n]:ends[n]]
+        self._GT[:, groups] = k.bust[1:]
         self._turn = lru_cache(maxsize=64)(self._solve_turn)
 
     # -- whole turns --
@@ -578,22 +587,22 @@ class WinTable:
             floor[:need] = -np.inf
             R[:, 1:] = self._pass.run(gv[0, :, 1:], floor, y)
             return R, self.final.roll_table(y)
-        # choose_keepers: the best keep of each roll, one gather a total
-        V = np.zeros((rows + m, 6))         # running totals c = b .. T + m - 1
-        V[rows:] = gv[0]
-        flat = V.reshape(-1)
-        sv = 1.0 - self.W[o, b:T]
-        by = k.bust[1:] * y
-        idx = self._idx
-        gs, gp, ns = k.grp_start, k.grp_prob, k.n_start
-        for i in range(rows - 1, -1, -1):
-            roll = np.add.reduceat(np.maximum.reduceat(flat[idx[i]], gs) * gp, ns)
-            roll += by
-            R[i, 1:] = roll
-            if i >= need:
-                np.maximum(roll, sv[i], out=V[i, 1:])
-            else:
-                V[i, 1:] = roll
+        # choose_keepers: the best keep of each roll (a max per roll outcome), four numpy
+        # calls a total; y sits after the totals as one more "roll" weighted by the bust
+        V = np.zeros((rows + m) * 6 + 1)     # running totals c = b .. T + m - 1, then y
+        V[rows * 6:-1] = gv[0].reshape(-1)
+        V[-1] = y
+        idx = self._idx[:rows].copy()
+        idx[:, -1] = len(V) - 1
+        floor = np.repeat((1.0 - self.W[o, b:T])[:, None], 5, axis=1)
+        floor[:need] = -np.inf
+        take, best, dot, mx = V.take, np.maximum.reduceat, np.dot, np.maximum
+        gs, GT = self._gs, self._GT
+        V6 = V[:-1].reshape(-1, 6)
+        for ix, r, f, v in zip(idx[::-1], R[::-1], floor[::-1], V6[rows - 1::-1]):
+            out = r[1:]
+            dot(GT, best(take(ix), gs), out=out)
+            mx(out, f, out=v[1:])
         return R, self.final.roll_table(y)
 
     def start_chance(self, banked: int = 0, opponent: int = 0) -> float:
