@@ -271,45 +271,30 @@ def unmarked(path: Path) -> list[tuple[int, str]]:
 
 
 def dynamic_messages(path: Path) -> list[int]:
-    """Lines where a marker is given something other than string literals, or sits inside an
-    f-string with a message marked nowhere else in the module (Babel cannot extract either, so
-    it would never be translated)."""
+    """Lines where a marker is given something other than string literals, or is called
+    inside an f-string (Babel cannot extract either, so it would never be translated)."""
     bad = []
-    in_fstrings = []
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.JoinedStr):
-            # Babel on Python 3.11 extracts no marker inside an f-string
-            in_fstrings += [n for n in ast.walk(node)
-                            if isinstance(n, ast.Call) and _name(n.func) in MARKERS]
+    tree = ast.parse(path.read_text())
+    inside = [n for j in ast.walk(tree) if isinstance(j, ast.JoinedStr) for n in ast.walk(j)
+              if isinstance(n, ast.Call) and _name(n.func) in MARKERS]
+    if inside:  # Babel reads some f-strings, not all (an HTML attribute's quotes stop it)
+        from babel.messages.extract import extract_from_file
+
+        found = {m[1] if isinstance(m[1], str) else m[1][0]
+                 for m in extract_from_file("python", path, keywords=KEYWORDS)}
+        for n in inside:
+            args = [a.value for a in n.args if isinstance(a, ast.Constant)]
+            text = args[1] if _name(n.func) == "p_" and len(args) > 1 else (args or [None])[0]
+            if text not in found:
+                bad.append(n.lineno)
+    for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _name(node.func) in MARKERS:
             need = {"n_": 2, "Ln_": 2, "p_": 2}.get(_name(node.func), 1)
             if len(node.args) < need or not all(
                     isinstance(a, ast.Constant) and isinstance(a.value, str)
                     for a in node.args[:need]):
                 bad.append(node.lineno)
-    if in_fstrings:
-        extracted = _extracted(path)
-        bad += [n.lineno for n in in_fstrings if _message_key(n) not in extracted]
-    return sorted(bad)
-
-
-def _extracted(path: Path) -> set[tuple]:
-    """(context, msgid) of every message Babel extracts from the module."""
-    from babel.messages.extract import extract_from_file
-
-    found = set()
-    for _lineno, message, _comments, context in extract_from_file("python", path,
-                                                                  keywords=KEYWORDS):
-        found.add((context, message[0] if isinstance(message, tuple) else message))
-    return found
-
-
-def _message_key(call: ast.Call) -> tuple | None:
-    """The (context, msgid) a marker call with literal arguments marks."""
-    args = [a.value if isinstance(a, ast.Constant) else None for a in call.args]
-    if _name(call.func) == "p_":
-        return (args[0], args[1]) if len(args) > 1 else None
-    return (None, args[0]) if args else None
+    return bad
 
 
 def _name(func: ast.AST) -> str | None:
@@ -336,7 +321,7 @@ def _quiet(node: ast.AST, parents: dict) -> bool:
             if name in MARKERS or name in _QUIET_CALLS or name in _DEV_ERRORS:
                 return True
             if any((kw is child or kw.value is child) and kw.arg in _QUIET_KEYWORDS
-                   for kw in parent.keywords):  # the walk comes up through the keyword node
+                   for kw in parent.keywords):
                 return True
         if isinstance(parent, (ast.Assign, ast.AugAssign)) and any(
                 isinstance(t, ast.Name) and t.id == "__all__"
