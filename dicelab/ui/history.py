@@ -43,7 +43,7 @@ class History(TableView):
         items = self.game.history[-self.limit:][::-1]
         icons = {"bust": "✗ ", "bolt": "⚡ ", "stand": "✓ ", "stop": "✓ ", "win": "★ ",
                  "round_won": "★ ", "score": "✎ ", "barrel": "🛢 ", "fall": "↓ "}
-        lis = [f"<li class='{esc(e.kind)}'>{icons.get(e.kind, '')}{esc(e.text)}</li>"
+        lis = [f"<li class='{esc(e.kind)}'>{icons.get(e.kind, '')}{esc(str(e.text))}</li>"
                for e in items]
         out = f"<ol class='history' aria-label='Turn history'>{''.join(lis[:self.shown])}</ol>"
         if len(lis) > self.shown:

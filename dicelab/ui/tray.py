@@ -51,7 +51,7 @@ def tray_description(play: Play) -> dict:
     view = {"mode": g.variant, "roll_id": play.roll_id, "tick": play.tick,
             "anim_ms": play.prefs.anim_ms, "sound": play.prefs.sound,
             "rolled_n": play.rolled_n,
-            "announce": " ".join(e.text for e in play.last_events) or play.message}
+            "announce": " ".join(str(e.text) for e in play.last_events) or play.message}
     last = next((e for e in reversed(g.history) if e.data.get("dice") is not None), None)
     roller = g.seats[last.seat].name if last is not None and last.seat is not None else ""
     rolled, kept = play.ui.tray(play, view, roller, last, fresh)

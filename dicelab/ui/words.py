@@ -22,6 +22,15 @@ __all__ = ["alert_pane", "apply_preset", "banner", "cap", "game_over", "hint", "
            "show_alert", "shown_name", "win_pair", "yahtzee_choice", "yahtzee_note", "race_points_vs_win", "you"]
 
 
+_NAME = "\x00"  # stands for the names while a headline is put in capitals
+
+
+def _shout(head: str, names: str) -> str:
+    """A headline in capitals with the names as typed (issue 18: never altered)."""
+    # English's possessive stays with the name ("Zoé's TURN", not "Zoé'S")
+    return head.upper().replace(_NAME + "'S", _NAME + "'s").replace(_NAME, names)
+
+
 def banner(play) -> tuple[str, str, str]:
     """(headline, details, kind) — kind: "you", "cpu" or "over"."""
     g = play.game
@@ -34,21 +43,21 @@ def banner(play) -> tuple[str, str, str]:
         points = totals[win[0]]
         if len(win) > 1:
             names = names_and([shown_name(play, i) for i in win])
-            return (_("{names} tie", names=names).upper(),
+            return (_shout(_("{names} tie", names=_NAME), names),
                     _("with {points} each", points=points), "over")
         name = shown_name(play, win[0])
-        head = _("You win") if says_you(name) else _("{name} wins", name=name)
-        return head.upper(), _("with {points}", points=points), "over"
+        head = _("You win") if says_you(name) else _("{name} wins", name=_NAME)
+        return _shout(head, name), _("with {points}", points=points), "over"
     seat = st.current
     name = shown_name(play, seat)
     computer = play.is_computer(seat)
     if says_you(name):
         head = _("Your turn (computer)") if computer else _("Your turn")
     else:
-        head = (_("{name}'s turn (computer)", name=name) if computer
-                else _("{name}'s turn", name=name))
+        head = (_("{name}'s turn (computer)", name=_NAME) if computer
+                else _("{name}'s turn", name=_NAME))
     kind = "you" if play.is_mine(seat) else "cpu"
-    return head.upper(), " · ".join(ui_for(g).banner_parts(play)), kind
+    return _shout(head, name), " · ".join(ui_for(g).banner_parts(play)), kind
 
 
 def hint(play, odds) -> str:
