@@ -47,11 +47,17 @@ def sync(pages):
         p.sync()
 
 
-def test_pages_of_a_room_share_one_readout_per_position(readouts):
+@pytest.fixture
+def seeded(monkeypatch):
+    """Rooms get their games' seeds from this generator (the same games every run)."""
+    monkeypatch.setattr(room_service.secrets, "randbits", random.Random(15).getrandbits)
+
+
+def test_pages_of_a_room_share_one_readout_per_position(readouts, seeded):
     service, pages = room_of_three({})
-    on_turn = next(p for p in pages if p.person_on_turn)
-    assert on_turn.roll()
+    assert next(p for p in pages if p.person_on_turn).roll()
     sync(pages)
+    on_turn = next(p for p in pages if p.person_on_turn)  # (the same one unless it bust)
     assert len({p.game.state for p in pages}) == 1  # every page shows the same position
     odds = [current_odds(p) for p in pages]
     # RULES.md Bones: three seats, one position: one readout, the same for every page
@@ -69,11 +75,9 @@ def test_pages_of_a_room_share_one_readout_per_position(readouts):
     assert len(readouts) == 2
 
 
-def a_choice_with_odds(monkeypatch):
-    """A room (seeded) whose first roll leaves the person on turn a choice of dice to set
-    aside, and a die whose release is an allowed choice (not every one is: whole groups)."""
-    rng = random.Random(15)
-    monkeypatch.setattr(room_service.secrets, "randbits", rng.getrandbits)
+def a_choice_with_odds():
+    """A room whose first roll leaves the person on turn a choice of dice to set aside, and
+    a die whose release is an allowed choice (not every one is: whole groups)."""
     for _ in range(100):
         service, pages = room_of_three({"choose_keepers": True})
         on_turn = next(p for p in pages if p.person_on_turn)
@@ -91,9 +95,9 @@ def a_choice_with_odds(monkeypatch):
     raise AssertionError("no roll with a choice of dice to set aside")
 
 
-def test_a_set_aside_choice_is_the_choosing_pages_own(readouts, monkeypatch):
+def test_a_set_aside_choice_is_the_choosing_pages_own(readouts, seeded):
     # RULES.md Bones, choose_keepers: the person on turn picks which counting dice to set aside
-    pages, on_turn, pos = a_choice_with_odds(monkeypatch)
+    pages, on_turn, pos = a_choice_with_odds()
     others = [p for p in pages if p is not on_turn]
     shared = current_odds(others[0])
     assert current_odds(on_turn) is shared and current_odds(others[1]) is shared
