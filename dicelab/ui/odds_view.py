@@ -72,7 +72,8 @@ def is_sentence(odds) -> bool:
 # network game all the pages of its room show the same position (each on its own copy of the
 # game), so the readout is computed once per room state, not once per page. Keyed by what it
 # reads (rules, game state, the set-aside choice); what differs per viewer (seat, language) is
-# added when drawing.
+# added when drawing. Not shared: two-seat games with a chance to win, read from a table
+# that may be built, or dropped from memory, meanwhile (each page reads it, as before).
 _SHARED: OrderedDict = OrderedDict()
 _SHARED_MAX = 256
 _shared_lock = threading.Lock()
@@ -86,12 +87,15 @@ def fivedice_odds(play, win=None, race=None) -> FiveDiceOdds | str:
     if mod is None:
         return L_("odds not available (dicelab.odds.fivedice is missing)")
     g = play.game
-    try:
-        key = (g.variant, repr(sorted(vars(g.config).items())), g.n_seats, g.state, win, race,
-               play.keep_positions() if play.choosing and play.keep is not None else None)
-        hash(key)
-    except Exception:  # a state that cannot be a key: computed for this page alone
-        key = None
+    key = None
+    if win is None or g.n_seats != 2:
+        try:
+            key = (g.variant, repr(sorted(vars(g.config).items())), g.n_seats, g.state, win,
+                   race, play.keep_positions() if play.choosing and play.keep is not None
+                   else None)
+            hash(key)
+        except Exception:  # a state that cannot be a key: computed for this page alone
+            key = None
     with _shared_lock:
         out = _SHARED.get(key) if key is not None else None
         if out is not None:
