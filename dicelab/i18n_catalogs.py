@@ -303,7 +303,8 @@ def _quiet(node: ast.AST, parents: dict) -> bool:
             name = _name(parent.func)
             if name in MARKERS or name in _QUIET_CALLS or name in _DEV_ERRORS:
                 return True
-            if any(kw.value is child and kw.arg in _QUIET_KEYWORDS for kw in parent.keywords):
+            if any((kw is child or kw.value is child) and kw.arg in _QUIET_KEYWORDS
+                   for kw in parent.keywords):
                 return True
         if isinstance(parent, (ast.Assign, ast.AugAssign)) and any(
                 isinstance(t, ast.Name) and t.id == "__all__"

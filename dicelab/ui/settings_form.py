@@ -11,10 +11,20 @@ import panel_material_ui as pmui
 import param
 
 from ..errors import RuleError
+from ..i18n import N_, _
 from ..settings import Settings
+from .names import shown
 from .words import alert_pane, show_alert
 
 MAX_PITS = 6
+# the presets' names as a menu shows them (the values stay the settings' own)
+PRESET_NAMES = {"hypercard": N_("Hypercard"), "french": N_("French"),
+                "official": N_("Official"), "seed": N_("Seed 004")}
+
+
+def label_of(settings: Settings, name: str) -> str:
+    """A setting's label in the page's language."""
+    return shown(settings.param[name].label)
 
 
 def _plain(message: str, settings: Settings) -> str:
@@ -22,11 +32,11 @@ def _plain(message: str, settings: Settings) -> str:
     300.") in the field's words ("Target must be at least 500, not 300.")."""
     def label(m):
         name = m.group(1)
-        return settings.param[name].label.lower() if name in settings.param else name
+        return label_of(settings, name).lower() if name in settings.param else name
     message = re.sub(r"^\w+ setting: ", "", message)
     message = re.sub(r"\w+ parameter '\w+\.(\w+)'", label, message)
     for name in settings.names():  # "min_on_board" -> "Min on board"
-        message = re.sub(rf"\b{name}\b", settings.param[name].label.lower(), message)
+        message = re.sub(rf"\b{name}\b", label_of(settings, name).lower(), message)
     return message[:1].upper() + message[1:]
 
 
@@ -45,7 +55,7 @@ class SettingsForm(pn.viewable.Viewer):
         self._syncing = False
         self._pits_box = pn.Column(sizing_mode="stretch_width", margin=0)
         self._pits_msg = alert_pane()
-        self._add_pit = pmui.Button(label="+ Add a pit", variant="outlined", size="small",
+        self._add_pit = pmui.Button(label=_("+ Add a pit"), variant="outlined", size="small",
                                     on_click=lambda e: self.add_pit())
         items = []
         for name in settings.names():
@@ -63,21 +73,25 @@ class SettingsForm(pn.viewable.Viewer):
     def _widget(self, name: str):
         par = self.settings.param[name]
         value = getattr(self.settings, name)
-        doc = par.doc or ""
+        doc = shown(par.doc) if par.doc else ""
+        label = label_of(self.settings, name)
         if isinstance(par, param.Boolean):
-            return pmui.Checkbox(label=par.label, value=value, description=doc)
+            return pmui.Checkbox(label=label, value=value, description=doc)
         if isinstance(par, param.Selector):
-            return pmui.Select(label=par.label, options=list(par.objects), value=value,
+            options = {shown(PRESET_NAMES[o]) if o in PRESET_NAMES else str(o): o
+                       for o in par.objects}
+            return pmui.Select(label=label, options=options, value=value,
                                description=doc, sizing_mode="stretch_width", max_width=360)
         # no start/end: whatever is typed reaches the model, which says what is wrong with it
-        return pmui.IntInput(label=par.label, value=value, step=par.step or 1, description=doc,
+        return pmui.IntInput(label=label, value=value, step=par.step or 1, description=doc,
                              sizing_mode="stretch_width", max_width=360)
 
     def _pits_panel(self):
-        doc = self.settings.param["pits"].doc
+        doc = shown(self.settings.param["pits"].doc)
         self._draw_pits()
         return pn.Column(
-            pn.pane.HTML(f"<div style='font:600 .95rem system-ui,sans-serif;margin-top:6px'>Pits"
+            pn.pane.HTML(f"<div style='font:600 .95rem system-ui,sans-serif;margin-top:6px'>"
+                         f"{pn.util.escape(label_of(self.settings, 'pits'))}"
                          f"</div><small>{pn.util.escape(doc)}</small>", margin=(5, 5, 0, 5),
                          sizing_mode="stretch_width"),
             self._pits_box, self._pits_msg, self._add_pit, sizing_mode="stretch_width",
@@ -86,9 +100,11 @@ class SettingsForm(pn.viewable.Viewer):
     def _draw_pits(self):
         rows, objs = [], []
         for i, (low, high) in enumerate(self.settings.pits):
-            lo = pmui.IntInput(label=f"Pit {i + 1} from", value=int(low), step=5, width=130)
-            hi = pmui.IntInput(label=f"Pit {i + 1} to", value=int(high), step=5, width=130)
-            rm = pmui.Button(label=f"Remove pit {i + 1}", variant="text", color="error",
+            lo = pmui.IntInput(label=_("Pit {n} from", n=i + 1), value=int(low), step=5,
+                               width=130)
+            hi = pmui.IntInput(label=_("Pit {n} to", n=i + 1), value=int(high), step=5,
+                               width=130)
+            rm = pmui.Button(label=_("Remove pit {n}", n=i + 1), variant="text", color="error",
                              size="small", on_click=lambda e, i=i: self.remove_pit(i))
             for w in (lo, hi):
                 w.param.watch(lambda e, w=w: self._pit_typed(w), "value")
@@ -127,7 +143,7 @@ class SettingsForm(pn.viewable.Viewer):
         if self._syncing:
             return
         if value is None:
-            self._mark(name, "Type a whole number.")
+            self._mark(name, _("Type a whole number."))
             return
         # everything shown at once (fields fixed together), else this field alone
         if self._accept(self._shown()) == "":
@@ -141,7 +157,7 @@ class SettingsForm(pn.viewable.Viewer):
             return
         pits = [(lo.value, hi.value) for lo, hi in self._pit_rows]
         if any(v is None for pit in pits for v in pit):
-            message = "Type a whole number in every pit field."
+            message = _("Type a whole number in every pit field.")
         else:
             message = self._accept({"pits": pits})
         for lo, hi in self._pit_rows:

@@ -7,6 +7,8 @@ from pathlib import Path
 import param
 from panel.custom import JSComponent
 
+from ..i18n import _, text
+
 from .notebook import FixedDesign
 from .play import Play
 from .view import TableView
@@ -31,6 +33,12 @@ class TrayView(FixedDesign, JSComponent):
             self._on_toggle(int(msg["toggle"]))
 
 
+def tray_words() -> dict:
+    """The tray's own words in the page's language (the browser writes them)."""
+    return {"kept": _("kept dice"), "keep": _("keep"), "none": _("none yet"),
+            "dice": _("dice"), "no_roll": _("no dice rolled yet")}
+
+
 def tray_description(play: Play) -> dict:
     """What the dice tray shows now, as plain data for TrayView."""
     g = play.game
@@ -38,7 +46,8 @@ def tray_description(play: Play) -> dict:
     view = {"mode": g.variant, "roll_id": play.roll_id, "tick": play.tick,
             "anim_ms": play.prefs.anim_ms, "sound": play.prefs.sound,
             "rolled_n": play.rolled_n,
-            "announce": " ".join(e.text for e in play.last_events) or play.message}
+            "announce": " ".join(text(e.text) for e in play.last_events) or play.message,
+            "words": tray_words()}
     last = next((e for e in reversed(g.history) if e.data.get("dice") is not None), None)
     roller = g.seats[last.seat].name if last is not None and last.seat is not None else ""
     rolled, kept = play.ui.tray(play, view, roller, last, fresh)

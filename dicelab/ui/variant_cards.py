@@ -7,6 +7,7 @@ from panel.custom import JSComponent
 from .variants import UIS
 
 VARIANTS = tuple(UIS)
+VARIANT_TITLES = {v: ui.title for v, ui in UIS.items()}  # shown through names.shown
 
 
 class VariantCards(JSComponent):
@@ -15,7 +16,8 @@ class VariantCards(JSComponent):
     it at once (sixteen Material UI components re-rendered one by one, half drawn meanwhile)."""
 
     variant = param.String(default="bones")
-    cards = param.List(default=[], doc="[{variant, title, short, summary}]")
+    cards = param.List(default=[], doc="[{variant, title, short, summary, choose, chosen, "
+                       "rules}]: the words in the page's language")
 
     _esm = """
 export function render({ model, el }) {
@@ -34,12 +36,12 @@ export function render({ model, el }) {
       p.textContent = c.summary;
       const pick = document.createElement("button");
       pick.className = "pick";
-      pick.textContent = chosen ? `✓ ${c.short} chosen` : `Choose ${c.short}`;
+      pick.textContent = chosen ? c.chosen : c.choose;
       pick.setAttribute("aria-pressed", chosen ? "true" : "false");
       pick.addEventListener("click", () => { model.variant = c.variant; });
       const rules = document.createElement("button");
       rules.className = "rules";
-      rules.textContent = `${c.short} rules`;
+      rules.textContent = c.rules;
       rules.addEventListener("click", () => model.send_msg({rules: c.variant}));
       const row = document.createElement("div");
       row.className = "row";

@@ -1,0 +1,133 @@
+"""The language of each page (issue 18): every ``_()`` called while a served session renders
+or runs a callback uses that session's language; a notebook's app uses its own.
+
+Precedence: ``?lang=`` in the address > the choice kept in this browser (localStorage) > the
+browser's languages (Accept-Language, else ``navigator.languages``) > English. The menu in
+the header changes it; the choice goes to the address bar and to the browser's storage.
+"""
+from __future__ import annotations
+
+import weakref
+
+import panel as pn
+import panel_material_ui as pmui
+import param
+from panel.custom import JSComponent
+
+from .. import i18n
+from ..i18n import LANGUAGES, _, normalize
+from .session import served_doc
+
+_pages: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # Bokeh Document -> lang
+_unserved: list[str | None] = [None]  # the language of views outside a server (a notebook)
+
+
+def _resolve() -> str | None:
+    doc = pn.state.curdoc
+    if doc is not None:
+        found = _pages.get(doc)
+        if found is not None:
+            return found
+    return _unserved[0]
+
+
+i18n.add_resolver(_resolve)
+
+
+def set_page_language(lang: str) -> str:
+    """This session's language (outside a server: the language of views shown here)."""
+    code = normalize(lang)
+    if code is None:
+        raise ValueError(_("Unknown language {lang}: choose one of {choices}.", lang=lang,
+                           choices=", ".join(LANGUAGES)))
+    doc = served_doc()
+    if doc is not None:
+        _pages[doc] = code
+    else:
+        _unserved[0] = code
+    return code
+
+
+def reset_unserved() -> None:
+    """Forget the language of views outside a server (tests)."""
+    _unserved[0] = None
+
+
+def url_language() -> str | None:
+    """``?lang=`` of this session's address (a language dicelab speaks, else None)."""
+    args = getattr(pn.state, "session_args", None) or {}
+    values = args.get("lang") or []
+    try:
+        return normalize(values[0].decode()) if values else None
+    except (UnicodeDecodeError, AttributeError):
+        return None
+
+
+def header_language() -> str | None:
+    """The first language of the browser's Accept-Language header dicelab speaks."""
+    try:
+        headers = pn.state.curdoc.session_context.request.headers
+    except AttributeError:
+        return None
+    return i18n.from_accept_language(headers.get("Accept-Language") if headers else None)
+
+
+def first_language(url=None, stored=None, browser=None) -> str:
+    """The language a page opens in, by the precedence above."""
+    for lang in (url, stored, browser):
+        if (code := normalize(lang)) is not None:
+            return code
+    return i18n.DEFAULT
+
+
+class LanguageKeeper(JSComponent):
+    """Reads this browser's kept choice and languages; keeps a new choice in localStorage and
+    in the address bar (``?lang=``), and sets the page's ``lang`` attribute."""
+
+    stored = param.String(default=None, allow_None=True, doc="The choice kept in this browser.")
+    browser = param.String(default=None, allow_None=True, doc="navigator.languages, joined.")
+    read = param.Boolean(default=False, doc="The browser has reported.")
+    lang = param.String(default="en", doc="The page's language (its lang attribute).")
+
+    _esm = """
+export function render({ model, el }) {
+  const KEY = "dicelab.lang";
+  let stored = null;
+  try { stored = localStorage.getItem(KEY); } catch (e) {}
+  const langs = (navigator.languages && navigator.languages.length) ? navigator.languages
+    : [navigator.language || ""];
+  const mark = () => { document.documentElement.lang = model.lang; };
+  model.stored = stored;
+  model.browser = langs.join(",");
+  model.read = true;
+  mark();
+  model.on("lang", mark);
+  model.on("msg:custom", (msg) => {
+    if (typeof msg.keep !== "string") return;
+    try { localStorage.setItem(KEY, msg.keep); } catch (e) {}
+    const u = new URL(window.location.href);
+    u.searchParams.set("lang", msg.keep);
+    window.history.replaceState(null, "", u);
+  });
+  el.style.display = "none";
+}
+"""
+
+    def keep(self, lang: str) -> None:
+        """Remember ``lang`` in this browser and in the address."""
+        self._send_msg({"keep": lang})
+
+
+def language_menu(value: str, on_change) -> pmui.Select:
+    """The header's language menu: each language in its own name."""
+    menu = pmui.Select(label=_("Language"), options={name: code for code, name in
+                                                      LANGUAGES.items()},
+                       value=value, size="small", variant="outlined", width=130, margin=0,
+                       color="light",
+                       # i18n: not shown (styles)
+                       sx={"& .MuiInputBase-root": {"color": "inherit"},
+                           "& .MuiInputLabel-root": {"color": "inherit"},
+                           "& .MuiOutlinedInput-notchedOutline": {"borderColor": "currentColor"},
+                           "& .MuiSvgIcon-root": {"color": "inherit"}})
+    menu.param.watch(lambda e: on_change(e.new), "value")
+    return menu
