@@ -267,10 +267,15 @@ def unmarked(path: Path) -> list[tuple[int, str]]:
 
 
 def dynamic_messages(path: Path) -> list[int]:
-    """Lines where a marker is given something other than string literals (Babel cannot
-    extract it, so it would never be translated)."""
+    """Lines where a marker is given something other than string literals, or is called
+    inside an f-string (Babel cannot extract either, so it would never be translated)."""
     bad = []
-    for node in ast.walk(ast.parse(path.read_text())):
+    tree = ast.parse(path.read_text())
+    for joined in ast.walk(tree):  # Babel (Python < 3.12) does not look inside f-strings
+        if isinstance(joined, ast.JoinedStr):
+            bad += [n.lineno for n in ast.walk(joined)
+                    if isinstance(n, ast.Call) and _name(n.func) in MARKERS]
+    for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _name(node.func) in MARKERS:
             need = {"n_": 2, "Ln_": 2, "p_": 2}.get(_name(node.func), 1)
             if len(node.args) < need or not all(

@@ -47,7 +47,8 @@ class History(TableView):
         # e.text: a lazy message, said in this page's language
         lis = [f"<li class='{esc(e.kind)}'>{icons.get(e.kind, '')}{esc(text(e.text))}</li>"
                for e in items]
-        out = (f"<ol class='history' aria-label='{esc(_('Turn history'))}'>"
+        label = esc(_("Turn history"))
+        out = (f"<ol class='history' aria-label='{label}'>"
                f"{''.join(lis[:self.shown])}</ol>")
         if len(lis) > self.shown:
             earlier = _("Earlier ({n})", n=len(lis) - self.shown)

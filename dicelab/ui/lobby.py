@@ -187,11 +187,12 @@ class Lobby(pn.viewable.Viewer):
             items = [self._lists[name]] if sections[name] else [pn.pane.HTML(empty)]
             hidden = totals[name] - len(sections[name])
             return items + ([self._more_button(hidden)] if hidden > 0 else [])
+        # (Babel does not look inside f-strings: the messages stay outside them)
         self._list.objects = [
-            pn.pane.HTML(f"<h3 style='margin:10px 0 4px'>{_('Open games')}</h3>"),
-            *shown("open", f"<p>{_('No open games yet: create one above.')}</p>"),
-            pn.pane.HTML(f"<h3 style='margin:14px 0 4px'>{_('Games in play')}</h3>"),
-            *shown("play", f"<p>{_('None right now.')}</p>"),
+            pn.pane.HTML("<h3 style='margin:10px 0 4px'>" + _("Open games") + "</h3>"),
+            *shown("open", "<p>" + _("No open games yet: create one above.") + "</p>"),
+            pn.pane.HTML("<h3 style='margin:14px 0 4px'>" + _("Games in play") + "</h3>"),
+            *shown("play", "<p>" + _("None right now.") + "</p>"),
         ]
 
     PAGE = 12  # rows per list shown at first ("Show more" adds a page): each row's widgets
@@ -254,11 +255,12 @@ class Lobby(pn.viewable.Viewer):
                   "join one below. The creator's rules apply to everyone; nobody can join once "
                   "it has started; anyone may watch.")
         return pn.Column(
-            pn.pane.HTML(f"<h2 style='margin:4px 0 4px'>{_('Network games')}</h2>"
+            pn.pane.HTML("<h2 style='margin:4px 0 4px'>" + _("Network games") + "</h2>"
                          f"<p style='margin:0 0 8px'>{intro}</p>",
                          sizing_mode="stretch_width"),
             name,
-            pmui.Paper(pn.pane.HTML(f"<h3 style='margin:0 0 4px'>{_('Create a game')}</h3>"),
+            pmui.Paper(pn.pane.HTML("<h3 style='margin:0 0 4px'>" + _("Create a game")
+                                    + "</h3>"),
                        pmui.FlexBox(game, variant, create, align_items="center", gap="8px",
                                     flex_wrap="wrap"),
                        rules, sizing_mode="stretch_width", sx={"padding": "10px 12px"}),  # i18n: not shown

@@ -247,7 +247,7 @@ class RoomScreen(pn.viewable.Viewer):
             f"<p>{esc(room_title(room))}</p>"
             f"<h3 style='margin:8px 0 2px'>{count}</h3>"
             f"<ol data-testid='seats'>{''.join(rows)}</ol>"
-            f"<p><small>{_('Others join from the lobby, or with this link:')}</small></p>",
+            "<p><small>" + _("Others join from the lobby, or with this link:") + "</small></p>",
             sizing_mode="stretch_width")
         items = [info, JoinLink(room=room.name, words=join_words(), sizing_mode="stretch_width")]
         if self.is_creator:

@@ -35,7 +35,8 @@ table.board { border-collapse: collapse; width: 100%; font: 1rem system-ui, sans
 
 def _seat_cell(play: Play, i: int) -> str:
     s = play.game.seats[i]
-    mark = f'<span aria-label="{esc(_("on turn"))}">▶</span> ' if \
+    on_turn = esc(_("on turn"))
+    mark = f'<span aria-label="{on_turn}">▶</span> ' if \
         i == play.game.current_player and not play.game.is_over else ""
     tag = esc(_("({tags})", tags=play.seat_tag(i)))
     return f'<td>{mark}{esc(seat_name(s.name))} <span class="tag">{tag}</span></td>'
@@ -56,9 +57,10 @@ def scoreboard_html(play: Play, records=None) -> str:
     target = f"<div class='records'>{note}</div>" if note else ""
     rec = ""
     if records is not None:
-        rec = (f"<div class='records' data-testid='records'>"
-               f"{esc(_('Records: {records}', records=records.line(g.variant)))}</div>")
-    return (f"<table class='board' aria-label='{esc(_('Scoreboard'))}'>"
+        line = esc(_("Records: {records}", records=records.line(g.variant)))
+        rec = f"<div class='records' data-testid='records'>{line}</div>"
+    label = esc(_("Scoreboard"))
+    return (f"<table class='board' aria-label='{label}'>"
             f"<thead>{ui.board_head()}</thead>"
             "<tbody>" + "".join(rows) + f"</tbody></table>{target}{rec}")
 

@@ -57,11 +57,12 @@ class SettingsDrawer(pn.viewable.Viewer):
             return
         g = p.game
         rules = "".join(f"<li>{pn.util.escape(line)}</li>" for line in settings_lines(g.settings))
-        items = [pn.pane.HTML(f"<h3 style='margin:4px 0'>{_('This game')}</h3>"
+        this_game, change = _("This game"), _("Rules change with New game.")
+        items = [pn.pane.HTML(f"<h3 style='margin:4px 0'>{this_game}</h3>"
                               f"<p>{rules_title(g)}</p>"
                               f"<ul data-testid='rules-in-force' style='margin:0;padding-left:"
                               f"1.2em'>{rules}</ul>"
-                              f"<p><small>{_('Rules change with New game.')}</small></p>",
+                              f"<p><small>{change}</small></p>",
                               sizing_mode="stretch_width")]
         for i, seat in enumerate(g.seats):
             sw = seat.player
@@ -131,7 +132,8 @@ class SettingsDrawer(pn.viewable.Viewer):
                 "pace": pmui.FloatSlider.from_param(p.pace, sizing_mode="stretch_width")}
         for name, (label, tip) in words.items():
             self._prefs[name].param.update(label=label, description=tip)
-        self._prefs_box.objects = [pn.pane.HTML(f"<h3 style='margin:4px 0'>{_('Play')}</h3>"),
+        self._prefs_box.objects = [pn.pane.HTML("<h3 style='margin:4px 0'>" + _("Play")
+                                                + "</h3>"),
                                    *self._prefs.values()]
 
     def __panel__(self):

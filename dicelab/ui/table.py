@@ -56,13 +56,13 @@ class Table(NotebookShow, pn.viewable.Viewer):
         p = self.play
         left = [self._caption(), TurnBanner(play=p), DiceTray(play=p), Controls(play=p),
                 HintLine(play=p), CoachView(play=p)]
-        side = [pmui.Paper(pn.pane.HTML(f"<h3 style='margin:4px 0'>{_('Scoreboard')}</h3>",
+        side = [pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>" + _("Scoreboard") + "</h3>",
                                         margin=0),
                            Scoreboard(play=p), WinChart(play=p), sizing_mode="stretch_width",
                            styles={"padding": "10px"}),
                 pmui.Paper(OddsPanel(play=p), sizing_mode="stretch_width",
                            styles={"padding": "10px"})]
-        history = pmui.Paper(pn.pane.HTML(f"<h3 style='margin:4px 0'>{_('History')}</h3>",
+        history = pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>" + _("History") + "</h3>",
                                           margin=0),
                              History(play=p, shown=p.ui.history_shown),
                              sizing_mode="stretch_width", styles={"padding": "10px"})
