@@ -62,7 +62,7 @@ class Lobby(pn.viewable.Viewer):
             self.service = self.pacer = None
             self.message = _("Network games are not available: {error}", error=str(exc))
         self._refresh = handoff(self.refresh)
-        keeper.param.watch(lambda *_: self._refresh(), "tokens")
+        keeper.param.watch(lambda *__: self._refresh(), "tokens")
         keeper.param.watch(self._remembered, "player")
         self._remembered()
         self._draw_settings()
@@ -79,7 +79,7 @@ class Lobby(pn.viewable.Viewer):
             self._unsubscribe = None
             self._stop_catch_up()
 
-    def _remembered(self, *_):
+    def _remembered(self, *__):
         if not self.player and self.keeper.player:
             self.player = self.keeper.player
 

@@ -33,3 +33,10 @@ def shown(value) -> str:
     if isinstance(value, Msg):
         return value.render()
     return tr(value) if isinstance(value, str) and value else str(value)
+
+
+def said(exc: Exception):
+    """What a refusal says: the lazy message it carries (said again in another language
+    after a switch), else its text."""
+    first = exc.args[0] if exc.args else None
+    return first if isinstance(first, Msg) else str(exc)

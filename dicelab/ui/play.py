@@ -18,7 +18,7 @@ from ..actions import Reroll, Score
 from ..errors import RuleError
 from ..games.base import Game
 from ..i18n import L_, N_, Msg, _
-from .names import seat_name, strategy_label
+from .names import said, seat_name, strategy_label
 from .session import defer, one_message, served_doc
 from .variants import ui_for
 
@@ -26,7 +26,6 @@ from .variants import ui_for
 class Prefs(param.Parameterized):
     """Per-session preferences (not rules)."""
 
-    # labels and tips shown in the settings drawer, translated there
     sound = param.Boolean(default=True, doc=N_("Short rolling sounds."))
     anim_ms = param.Integer(default=400, bounds=(0, 1000), step=50,
                             label=N_("Roll animation (ms)"),
@@ -80,7 +79,7 @@ class Play(param.Parameterized):
         for seat in game.seats:  # a computer whose strategy can be swapped (SwitchPlayer)
             p = seat.player
             if isinstance(p, param.Parameterized) and "strategy" in p.param:
-                p.param.watch(lambda *_: self.changed("seats"), "strategy")
+                p.param.watch(lambda *__: self.changed("seats"), "strategy")
         # outside a server (a notebook): g.play_computers() from a cell plays at this pace
         self._sets_pace = served_doc() is None and game.pace is None
         if self._sets_pace:
@@ -226,7 +225,7 @@ class Play(param.Parameterized):
         try:
             self.game.apply(action)  # _game_changed shows it
         except RuleError as exc:
-            return self._refuse(_said(exc))
+            return self._refuse(said(exc))
         return True
 
     # ----- following the game ----------------------------------------------------------------
@@ -325,7 +324,7 @@ class Play(param.Parameterized):
             action = g.computer_action()
         except RuleError as exc:
             self.computers = False
-            return self._refuse(_said(exc))
+            return self._refuse(said(exc))
         if action is None:
             self._schedule()
             return False
@@ -365,7 +364,7 @@ class Play(param.Parameterized):
             action = await asyncio.get_running_loop().run_in_executor(None, g.computer_action)
         except RuleError as exc:
             self.computers = False
-            self._refuse(_said(exc))
+            self._refuse(said(exc))
             return
         finally:
             self._thinking = False
@@ -399,10 +398,3 @@ class Play(param.Parameterized):
     @param.depends("computers", watch=True)
     def _computers_changed(self):
         self._schedule()
-
-
-def _said(exc: Exception):
-    """What a refusal says: the lazy message it carries (so it can be said again in another
-    language), else its text."""
-    first = exc.args[0] if exc.args else None
-    return first if isinstance(first, Msg) else str(exc)

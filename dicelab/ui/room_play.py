@@ -8,8 +8,8 @@ from ..errors import RuleError
 from ..games import Seat, new_game
 from ..rooms import Room, RoomService
 from ..i18n import _
-from .names import strategy_label
-from .play import Play, Prefs, _said
+from .names import said, strategy_label
+from .play import Play, Prefs
 from .session import one_message
 
 
@@ -66,7 +66,7 @@ class RoomPlay(Play):
         try:  # the number it should get: a retried or doubled click is not played twice
             self.service.act(self.room.name, self.token, action, expect=len(self.game.actions))
         except RuleError as exc:
-            return self._refuse(_said(exc))
+            return self._refuse(said(exc))
         self.sync()
         return True
 

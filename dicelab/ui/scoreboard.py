@@ -83,7 +83,7 @@ class Scoreboard(TableView):
         return scoreboard_html(self.play, self.records)
 
     @param.depends("play.shown", "play.seats", watch=True)
-    def _update(self, *_):
+    def _update(self, *__):
         self._pane.object = self._html()
 
     def __panel__(self):

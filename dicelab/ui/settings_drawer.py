@@ -32,7 +32,7 @@ class SettingsDrawer(pn.viewable.Viewer):
         self._prefs: dict = {}
         self._made: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._variant = "bones"
-        records.param.watch(lambda *_: self._draw_records(), "changed")
+        records.param.watch(lambda *__: self._draw_records(), "changed")
         self.relabel()
 
     def relabel(self):

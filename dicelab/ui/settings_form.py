@@ -169,7 +169,7 @@ class SettingsForm(pn.viewable.Viewer):
         pits = list(self.settings.pits)
         if len(pits) >= MAX_PITS:
             return
-        low = max((h for _, h in pits), default=0) + 100
+        low = max((h for __, h in pits), default=0) + 100
         self._mark("pits", self._accept({"pits": pits + [(low, low + 100)]}))
 
     def remove_pit(self, i: int):

@@ -67,7 +67,7 @@ class DiceTray(TableView):
         self.play.param.watch(self._update, ["roll_id", "tick"], precedence=10)
         self.play.prefs.param.watch(self._update, ["sound", "anim_ms"])
 
-    def _update(self, *_):
+    def _update(self, *__):
         self._view.view = tray_description(self.play)
 
     def __panel__(self):
