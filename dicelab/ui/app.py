@@ -16,8 +16,8 @@ from ..i18n import _
 from ..rooms.pacer import default_strategy
 from .join_link import JoinLink
 from .keys import KeyBridge
-from .language import (LanguageKeeper, first_language, header_language, language_menu,
-                       set_page_language, url_language)
+from .language import (LanguageKeeper, built_in_words, first_language, header_language,
+                       language_menu, set_page_language, url_language)
 from .lobby import Lobby
 from .notebook import NotebookShow
 from .play import Play, Prefs
@@ -125,7 +125,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
             self.play.variant if self.play else self.start_screen.variant))
         self._settings_btn = _header_button("", lambda e: self.toggle_settings())
         self._net_btn = _header_button(_("Network games"), lambda e: self.show_lobby())
-        self._lang_keeper = LanguageKeeper(lang=self.lang)
+        self._lang_keeper = LanguageKeeper(lang=self.lang, words=built_in_words())
         self._lang_keeper.param.watch(self._browser_reported, "read")
         self._lang_menu = language_menu(self.lang, self._menu_chose)
         self._label_header()
@@ -192,7 +192,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
     def set_language(self, lang: str):
         """Show everything in ``lang``; the game, the settings and the screen stay as they are."""
         self.lang = set_page_language(lang)
-        self._lang_keeper.lang = self.lang
+        self._lang_keeper.param.update(lang=self.lang, words=built_in_words())
         with one_message():
             if self._lang_menu.value != self.lang:
                 self._lang_menu.value = self.lang

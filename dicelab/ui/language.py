@@ -15,7 +15,7 @@ import param
 from panel.custom import JSComponent
 
 from .. import i18n
-from ..i18n import LANGUAGES, _, normalize
+from ..i18n import LANGUAGES, N_, _, normalize, tr
 from .session import served_doc
 
 _pages: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # Bokeh Document -> lang
@@ -88,6 +88,7 @@ class LanguageKeeper(JSComponent):
     browser = param.String(default=None, allow_None=True, doc="navigator.languages, joined.")
     read = param.Boolean(default=False, doc="The browser has reported.")
     lang = param.String(default="en", doc="The page's language (its lang attribute).")
+    words = param.Dict(default={}, doc="Panel's own labels in any language -> in this one.")
 
     _esm = """
 export function render({ model, el }) {
@@ -102,6 +103,31 @@ export function render({ model, el }) {
   model.read = true;
   mark();
   model.on("lang", mark);
+  // Panel's and Material UI's own labels (the theme toggle, the drawers' buttons and their
+  // tooltips) are written in English by their components: said again in the page's language
+  const patch = (root) => {
+    const words = model.words || {};
+    for (const e of root.querySelectorAll("[aria-label], [title]")) {
+      for (const a of ["aria-label", "title"]) {
+        const v = e.getAttribute(a);
+        if (v && words[v] !== undefined && words[v] !== v) e.setAttribute(a, words[v]);
+      }
+    }
+    for (const e of root.querySelectorAll(".MuiTooltip-tooltip")) {
+      const v = e.textContent;
+      if (words[v] !== undefined && words[v] !== v) e.textContent = words[v];
+    }
+  };
+  const roots = [document.body];
+  for (const e of document.querySelectorAll("*")) if (e.shadowRoot) roots.push(e.shadowRoot);
+  const seen = new MutationObserver(() => roots.forEach(patch));
+  for (const r of roots) {
+    seen.observe(r, {subtree: true, childList: true, attributes: true,
+                     attributeFilter: ["aria-label", "title"]});
+    patch(r);
+  }
+  model.on("words", () => roots.forEach(patch));
+  model.on("remove", () => seen.disconnect());
   model.on("msg:custom", (msg) => {
     if (typeof msg.keep !== "string") return;
     try { localStorage.setItem(KEY, msg.keep); } catch (e) {}
@@ -118,6 +144,24 @@ export function render({ model, el }) {
         self._send_msg({"keep": lang})
 
 
+# what Panel's and Material UI's components write in English themselves
+BUILT_IN = (N_("Toggle theme"), N_("Open contextbar"), N_("Close contextbar"),
+            N_("Open drawer"), N_("Close drawer"), N_("Resize sidebar"),
+            N_("Drag to resize sidebar"), N_("Resize contextbar"),
+            N_("Drag to resize contextbar"))
+
+
+def built_in_words() -> dict[str, str]:
+    """Each built-in label, as any language writes it -> as the page's language does."""
+    out = {}
+    for text in BUILT_IN:
+        now = tr(text)
+        for lang in LANGUAGES:
+            with i18n.using(lang):
+                out[tr(text)] = now
+    return out
+
+
 def language_menu(value: str, on_change) -> pmui.Select:
     """The header's language menu: each language in its own name."""
     menu = pmui.Select(label=_("Language"), options={name: code for code, name in
@@ -126,7 +170,8 @@ def language_menu(value: str, on_change) -> pmui.Select:
                        color="light",
                        # i18n: not shown (styles)
                        sx={"& .MuiInputBase-root": {"color": "inherit"},
-                           "& .MuiInputLabel-root": {"color": "inherit"},
+                           "& label, & label.Mui-focused": {
+                               "color": "inherit !important"},
                            "& .MuiOutlinedInput-notchedOutline": {"borderColor": "currentColor"},
                            "& .MuiSvgIcon-root": {"color": "inherit"}})
     menu.param.watch(lambda e: on_change(e.new), "value")

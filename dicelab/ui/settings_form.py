@@ -11,6 +11,7 @@ import panel_material_ui as pmui
 import param
 
 from ..errors import RuleError
+from .. import i18n
 from ..i18n import N_, _
 from ..settings import Settings
 from .names import shown
@@ -20,6 +21,16 @@ MAX_PITS = 6
 # the presets' names as a menu shows them (the values stay the settings' own)
 PRESET_NAMES = {"hypercard": N_("Hypercard"), "french": N_("French"),
                 "official": N_("Official"), "seed": N_("Seed 004")}
+
+
+def number_format():
+    """A number field's display in the page's language (10,000 / 10 000 / 10 000)."""
+    from bokeh.models import CustomJSTickFormatter
+
+    lang = i18n.language()
+    if lang == i18n.DEFAULT:
+        return None  # Panel's own: 10,000
+    return CustomJSTickFormatter(code=f"return Number(tick).toLocaleString({lang!r});")
 
 
 def label_of(settings: Settings, name: str) -> str:
@@ -84,6 +95,7 @@ class SettingsForm(pn.viewable.Viewer):
                                description=doc, sizing_mode="stretch_width", max_width=360)
         # no start/end: whatever is typed reaches the model, which says what is wrong with it
         return pmui.IntInput(label=label, value=value, step=par.step or 1, description=doc,
+                             format=number_format(),
                              sizing_mode="stretch_width", max_width=360)
 
     def _pits_panel(self):
