@@ -30,11 +30,14 @@ import html
 import io
 import json
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Callable
 
+from . import i18n
 from .actions import Reroll, Roll, Score, Stand
 from .errors import RuleError
 from .games.base import Game, load_game
+from .i18n import L_, Ln_, Msg, N_, _, n_, p_, percent, tr
 
 __all__ = ["Option", "Decision", "Entry", "SeatSummary", "Review", "ValueSource", "SOURCES",
            "decision", "review", "hint_text"]
@@ -44,28 +47,44 @@ __all__ = ["Option", "Decision", "Entry", "SeatSummary", "Review", "ValueSource"
 @dataclass(frozen=True)
 class Option:
     """One thing the player could do, valued: ``key`` identifies it (``("roll",)``,
-    ``("keep", (5, 5, 5))``, ``("box", "full_house")``), ``label`` says it in words."""
+    ``("keep", (5, 5, 5))``, ``("box", "full_house")``), ``words`` says it (a lazy message,
+    or a function giving the words: ``label`` is it in the reader's language)."""
 
     key: tuple
-    label: str
+    words: Msg | Callable[[], str]
     value: float
     detail: dict = field(default_factory=dict, compare=False)
 
+    @property
+    def label(self) -> str:
+        return self.words() if callable(self.words) else i18n.text(self.words)
+
 
 class ValueSource:
-    """How one variant values the options of a decision (a strategy object: subclass it)."""
+    """How one variant values the options of a decision (a strategy object: subclass it).
+    Its words render when read (``unit``, ``tolerance_words``, ``fmt``): a review kept by a
+    page reads in the language of whoever looks at it."""
 
     name = "value"        # column name
-    unit = "points"       # what a value measures, in words
+    UNIT = N_("points")   # what a value measures, in words (English: the key of a unit)
     tolerance = 0.01      # a loss above this is a mistake
-    tolerance_words = "0.01 points"
+    TOLERANCE_WORDS = N_("0.01 points")
+    LOSS = N_("{amount} points")  # a loss in this source's unit
     DISAGREE = 0.0  # a later source: where its best differs from the first's (``disagree``)
 
-    def supports(self, game: Game) -> str | None:
-        """None if this source can value ``game``'s decisions, else why not."""
+    @property
+    def unit(self) -> str:
+        return tr(self.UNIT)
+
+    @property
+    def tolerance_words(self) -> str:
+        return tr(self.TOLERANCE_WORDS)
+
+    def supports(self, game: Game) -> Msg | str | None:
+        """None if this source can value ``game``'s decisions, else why not ("": no note)."""
         return None
 
-    def skip(self, game: Game) -> str | None:
+    def skip(self, game: Game) -> Msg | None:
         """Why the decision now is not judged in this source's units (the review notes it
         once), or None."""
         return None
@@ -83,72 +102,134 @@ class ValueSource:
         """The option ``action`` is, in ``game`` now (before it is applied)."""
         raise NotImplementedError
 
-    def state_words(self, game: Game) -> str:
+    def state_words(self, game: Game) -> Msg:
         raise NotImplementedError
 
-    def unjudged(self, key: tuple) -> str:
+    def unjudged(self, key: tuple) -> Msg:
         """Why a choice outside ``options`` is not judged (a review notes it)."""
-        return f"{key[0]}: not valued"
+        return L_("{choice}: not valued", choice=key[0])
 
     def situation(self, game: Game) -> dict:
         """The state as numbers, for grouping decisions ("where is the value lost?")."""
         return {}
 
     def disagree(self, best_label: str, best: float, points_label: str, points: float) -> str:
-        """A later source: one sentence where its best play is not the first source's."""
-        return (f"By the {self.unit}, {best_label} ({self.fmt(best)}) beats {points_label} "
-                f"({self.fmt(points)}).")
+        """A later source: one sentence where its best play is not the first source's
+        (called when read, like ``why``)."""
+        return _("By the {unit}, {best} ({best_value}) beats {points} ({points_value}).",
+                 unit=self.unit, best=best_label, best_value=self.fmt(best),
+                 points=points_label, points_value=self.fmt(points))
 
-    def why(self, d: "Decision", chosen: Option, best: Option) -> str:
-        """One plain sentence on why ``best`` was better than ``chosen``."""
-        return (f"{_cap(best.label)} is worth {self.fmt(best.value)}, "
-                f"{chosen.label} {self.fmt(chosen.value)}.")
+    def why(self, d: Decision, chosen: Option, best: Option) -> str:
+        """One plain sentence on why ``best`` was better than ``chosen`` (called when read:
+        an entry keeps this call, not its text)."""
+        return _("{best} is worth {best_value}, {chosen} {chosen_value}.",
+                 best=_cap(best.label), best_value=self.fmt(best.value),
+                 chosen=chosen.label, chosen_value=self.fmt(chosen.value))
 
     def fmt(self, value: float) -> str:
-        return f"{value:,.1f}"
+        return _fixed(value, 1)
 
     def fmt_loss(self, value: float) -> str:
-        return f"{value:,.1f} {self.unit_short}"
-
-    unit_short = "points"
+        return tr(self.LOSS, amount=_fixed(value, 1))
 
 
 class ChanceSource(ValueSource):
     """A source whose values are chances (0..1): shown as percentages, lost in percentage
-    points (``unit_short``)."""
+    points (``LOSS``)."""
 
     tolerance = 1e-4
-    tolerance_words = "0.01 percentage points"
+    TOLERANCE_WORDS = N_("0.01 percentage points")
+    LOSS = N_("{amount} percentage points")
 
     def fmt(self, value: float) -> str:
-        return f"{100 * value:.1f}%"
+        return percent(value, 1)
 
     def fmt_loss(self, value: float) -> str:
-        return f"{100 * value:.1f} {self.unit_short}"
+        return tr(self.LOSS, amount=_fixed(100 * value, 1))
 
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _fixed(value: float, digits: int) -> str:
+    """``value`` with ``digits`` decimals and grouped thousands, the reader's way ("1,234.5",
+    "1 234,5"): Python rounds it (as the English text always did), Babel gives the symbols."""
+    text = f"{value:,.{digits}f}"
+    lang = i18n.language()
+    if lang == i18n.DEFAULT:
+        return text
+    from babel.numbers import get_decimal_symbol, get_group_symbol
+
+    group, point = get_group_symbol(lang), get_decimal_symbol(lang)
+    return text.replace(",", "\0").replace(".", point).replace("\0", group)
+
+
 def _pct(p: float) -> str:
-    return f"{100 * p:.0f}%" if abs(100 * p - round(100 * p)) < 0.05 or p > 0.1 else \
-        f"{100 * p:.1f}%"
+    whole = abs(100 * p - round(100 * p)) < 0.05 or p > 0.1
+    return percent(p, 0 if whole else 1)
+
+
+def _dice_list(dice) -> str:
+    return " ".join(map(str, dice))
+
+
+class _Joined(Msg):
+    """Messages listed with commas, each rendered when shown."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items):
+        super().__init__("")
+        self.items = tuple(items)
+
+    def render(self, lang: str | None = None) -> str:
+        return ", ".join(i18n.text(m) if lang is None or not isinstance(m, Msg)
+                         else m.render(lang) for m in self.items)
+
+
+# the one-word options, said when read; a context tells them apart from the same English word
+# elsewhere ("rolling" as a player's state)
+def _rolling() -> str:
+    return p_("coach option", "rolling")
+
+
+def _standing() -> str:
+    return p_("coach option", "standing")
+
+
+def _rolling_on() -> str:
+    return p_("coach option", "rolling on")
+
+
+def _stopping() -> str:
+    return p_("coach option", "stopping")
+
+
+def _scoring() -> str:
+    return p_("coach option", "scoring")
+
+
+def _keeping() -> str:
+    return p_("coach option", "keeping")
 
 
 # ----- Bones and Thousand ------------------------------------------------------------------------
-def _keep_label(kind: str, keep: tuple | None) -> str:
+def _keep_label(kind: str, keep: tuple | None) -> Msg | Callable[[], str]:
     """"rolling", or with choose_keepers "setting aside 1 5 and rolling"."""
-    verb = "rolling" if kind == "roll" else "standing"
-    return verb if keep is None else f"setting aside {' '.join(map(str, keep))} and {verb}"
+    if keep is None:
+        return _rolling if kind == "roll" else _standing
+    if kind == "roll":
+        return L_("setting aside {dice} and rolling", dice=_dice_list(keep))
+    return L_("setting aside {dice} and standing", dice=_dice_list(keep))
 
 
 class FiveDiceSource(ValueSource):
     """Expected points of the rest of the turn (odds.fivedice: the gain to the banked total)."""
 
     name = "points"
-    unit = "expected points of the turn"
-    unit_short = "points"
+    UNIT = N_("expected points of the turn")
 
     def _solver_state(self, game) -> dict:
         st = game.state
@@ -159,11 +240,11 @@ class FiveDiceSource(ValueSource):
                        bolts=st.bolts[seat])
         return out
 
-    def skip(self, game) -> str | None:
+    def skip(self, game) -> Msg | None:
         if getattr(game.state, "final_from", None) is not None:
-            return ("Final turns (after a player reached the target) are not judged in "
-                    "points: there only passing the leader counts (RULES.md); two-seat games "
-                    "judge them by the chance to win.")
+            return L_("Final turns (after a player reached the target) are not judged in "
+                      "points: there only passing the leader counts (RULES.md); two-seat games "
+                      "judge them by the chance to win.")
         return None
 
     def options(self, game) -> list[Option]:
@@ -176,15 +257,15 @@ class FiveDiceSource(ValueSource):
             r = readout_for(game.config, st)
             detail = {"turn_total": st.turn_total, "dice_left": st.dice_left,
                       "hot": st.hot_dice, "bust": r.bust_chance, "readout": r}
-            opts = [Option(("roll", None), "rolling", r.roll_value, detail)]
+            opts = [Option(("roll", None), _keep_label("roll", None), r.roll_value, detail)]
             if r.may_stand:
-                opts.append(Option(("stand", None), "standing", r.stand_value, detail))
+                opts.append(Option(("stand", None), _keep_label("stand", None), r.stand_value,
+                                   detail))
             return opts
         opts = []
         auto = self._auto_keep(st)
         for keep, r in keep_values(game.config, st.dice, st.before_total,
                                    **self._solver_state(game)):
-            words = " ".join(map(str, keep))
             key = None if keep == auto else keep
             detail = {"turn_total": r.turn_total, "dice_left": r.dice_left, "hot": r.hot_dice,
                       "bust": float(bust_chance(game.config, r.dice_left)), "readout": r,
@@ -212,49 +293,75 @@ class FiveDiceSource(ValueSource):
         return {"turn_total": st.turn_total, "dice_left": st.dice_left, "hot_dice": st.hot_dice,
                 "banked": st.totals[st.current], "on_board": st.on_board[st.current]}
 
-    def state_words(self, game) -> str:
+    def state_words(self, game) -> Msg:
         st = game.state
-        n = st.dice_left
-        dice = f"hot dice, all 5 to roll" if st.hot_dice else \
-            f"{n} {'die' if n == 1 else 'dice'} to roll"
+        n, banked = st.dice_left, st.totals[st.current]
         if game.choose_keepers():  # the choice is what to set aside from this roll
-            text = (f"turn total {st.before_total:,} before the roll, rolled "
-                    f"{' '.join(map(str, st.dice))}, banked {st.totals[st.current]:,}")
+            text = L_("turn total {total} before the roll, rolled {dice}, banked {banked}",
+                      total=st.before_total, dice=_dice_list(st.dice), banked=banked)
+        elif st.hot_dice:
+            # the turn total as the English text always gave it: not grouped
+            text = L_("turn total {total}, hot dice, all 5 to roll, banked {banked}",
+                      total=str(st.turn_total), banked=banked)
         else:
-            text = f"turn total {st.turn_total}, {dice}, banked {st.totals[st.current]:,}"
+            text = Ln_("turn total {total}, {n} die to roll, banked {banked}",
+                       "turn total {total}, {n} dice to roll, banked {banked}", n,
+                       total=str(st.turn_total), banked=banked)
         goal = game.stand_goal()
-        need, _ = game.need_to_stand()
+        need, _rule = game.need_to_stand()
         if goal != "stand" and need:
-            text += f" (needs {need} to {goal})"
+            return _needs(text, need, goal)
         return text
 
     def why(self, d, chosen, best) -> str:
-        def dice(det) -> str:
-            n = det["dice_left"]
-            return "hot dice (all 5)" if det["hot"] else f"{n} {'die' if n == 1 else 'dice'}"
-
         def phrase(o: Option, own_dice: bool) -> str:
-            t = o.detail["turn_total"]
+            t, value = o.detail["turn_total"], self.fmt(o.value)
             if o.key[0] == "stand":
-                gain = self.fmt(o.value)
-                verb = "keeps" if gain == f"{t:,}" else "gains"
-                return f"{o.label} on {t:,} {verb} {gain}"
+                if value == self.fmt(t):
+                    return _("{option} on {total} keeps {gain}", option=o.label, total=t,
+                             gain=value)
+                return _("{option} on {total} gains {gain}", option=o.label, total=t,
+                         gain=value)
             if own_dice:  # each keep leaves its own dice: say which, and their bust chance
-                n, hot = o.detail["dice_left"], o.detail["hot"]
-                left = "all 5 dice again (hot dice" if hot else \
-                    f"{n} {'die' if n == 1 else 'dice'} ("
-                return (f"{o.label} {left}{', ' if hot else ''}a bust "
-                        f"{_pct(o.detail['bust'])} likely) is worth {self.fmt(o.value)}")
-            return f"{o.label} is worth {self.fmt(o.value)}"
+                n, chance = o.detail["dice_left"], _pct(o.detail["bust"])
+                if o.detail["hot"]:
+                    return _("{option} all 5 dice again (hot dice, a bust {chance} likely) is "
+                             "worth {value}", option=o.label, chance=chance, value=value)
+                return n_("{option} {n} die (a bust {chance} likely) is worth {value}",
+                          "{option} {n} dice (a bust {chance} likely) is worth {value}", n,
+                          option=o.label, chance=chance, value=value)
+            return _("{option} is worth {value}", option=o.label, value=value)
 
         if "keep" in chosen.detail and chosen.key[0] == best.key[0] == "roll":
             return f"{_cap(phrase(best, True))}; {phrase(chosen, True)}."
         det = chosen.detail if chosen.key[0] == "roll" else best.detail
-        return (f"With {dice(det)} a bust is {_pct(det['bust'])} likely; "
-                f"{phrase(best, False)}, {phrase(chosen, False)}.")
+        first, second = phrase(best, False), phrase(chosen, False)
+        if det["hot"]:
+            return _("With hot dice (all 5) a bust is {chance} likely; {first}, {second}.",
+                     chance=_pct(det["bust"]), first=first, second=second)
+        return n_("With {n} die a bust is {chance} likely; {first}, {second}.",
+                  "With {n} dice a bust is {chance} likely; {first}, {second}.",
+                  det["dice_left"], chance=_pct(det["bust"]), first=first, second=second)
 
     def fmt(self, value: float) -> str:
-        return f"{value:,.0f}" if abs(value - round(value)) < 1e-9 else f"{value:,.1f}"
+        return _fixed(value, 0 if abs(value - round(value)) < 1e-9 else 1)
+
+
+# what standing achieves (``stand_goal``), said after the state: whole messages
+# (the keys are the games' ``stand_goal`` words)
+_NEEDS = {
+    "get on the board": N_("{state} (needs {need} to get on the board)"),  # i18n: not shown
+    "open": N_("{state} (needs {need} to open)"),
+    "climb out of the pit": N_("{state} (needs {need} to climb out of the pit)"),  # i18n: not shown
+    "win from the barrel": N_("{state} (needs {need} to win from the barrel)"),  # i18n: not shown
+}
+
+
+def _needs(state: Msg, need: int, goal) -> Msg:
+    if goal in _NEEDS:
+        return Msg(_NEEDS[goal], {"state": state, "need": str(need)})
+    return L_("{state} (needs {need} to {goal})", state=state, need=str(need),
+              goal=goal if isinstance(goal, Msg) else Msg(str(goal)))
 
 
 class GameWinSource(ChanceSource):
@@ -263,8 +370,8 @@ class GameWinSource(ChanceSource):
     play is not the first source's)."""
 
     name = "win"
-    unit = "chance to win the game"
-    unit_short = "percentage points of win chance"
+    UNIT = N_("chance to win the game")
+    LOSS = N_("{amount} percentage points of win chance")
     # the points' best play and the play that wins most "disagree" (one sentence says so)
     # where their win chances differ by more than this: 0.1 percentage points, so the two
     # numbers the sentence prints differ
@@ -272,9 +379,10 @@ class GameWinSource(ChanceSource):
 
     def disagree(self, best_label: str, best: float, points_label: str, points: float) -> str:
         """One sentence where the points' best play is not the play that wins most."""
-        return (f"Points and the chance to win disagree here: {best_label} wins the game "
-                f"{self.fmt(best)} of the time, {points_label} (the points play) "
-                f"{self.fmt(points)}.")
+        return _("Points and the chance to win disagree here: {best} wins the game "
+                 "{best_chance} of the time, {points} (the points play) {points_chance}.",
+                 best=best_label, best_chance=self.fmt(best), points=points_label,
+                 points_chance=self.fmt(points))
 
 
 class BonesWinSource(GameWinSource):
@@ -315,17 +423,17 @@ class BonesWinSource(GameWinSource):
                                    else win.table_if_ready(r))
         return self._tables[r.key]
 
-    def supports(self, game) -> str | None:
+    def supports(self, game) -> Msg | str | None:
         # "" (no note): the table is for two-seat Bones only
         if game.variant != "bones" or game.n_seats != 2:
             return ""
         if self.rules(game) is None:
-            return ("The chance to win is left out: the exact solver needs a target of at "
-                    "least the minimum on board.")
+            return L_("The chance to win is left out: the exact solver needs a target of at "
+                      "least the minimum on board.")
         if self.table(game) is None:
-            return ("The chance to win is left out of regular turns: its exact table for these "
-                    "rules is being built (about 25 s of CPU, once; `dicelab odds bones --win` "
-                    "builds it too). Review again later.")
+            return L_("The chance to win is left out of regular turns: its exact table for "
+                      "these rules is being built (about 25 s of CPU, once; `dicelab odds "
+                      "bones --win` builds it too). Review again later.")
         return None
 
     def _final(self, game) -> bool:
@@ -380,11 +488,11 @@ class BonesWinSource(GameWinSource):
     def key_of(self, game, action) -> tuple:
         return FiveDiceSource().key_of(game, action)
 
-    def state_words(self, game) -> str:
+    def state_words(self, game) -> Msg:
         st = game.state
-        other = st.totals[1 - st.current]
-        return (FiveDiceSource().state_words(game)
-                + f"; final turn: {game.names[1 - st.current]} has {other:,}")
+        return L_("{state}; final turn: {name} has {points}",
+                  state=FiveDiceSource().state_words(game), name=game.names[1 - st.current],
+                  points=st.totals[1 - st.current])
 
     def situation(self, game) -> dict:
         st = game.state
@@ -396,18 +504,25 @@ class BonesWinSource(GameWinSource):
         total, other = det["banked"] + det["turn_total"], det["opponent"]
         must = det["readout"].must_reach
         if chosen.key[0] == "stand" and chosen.value == 0.0:
-            return (f"{_cap(chosen.label)} on {det['turn_total']:,} ends the game at "
-                    f"{total:,}, not above {other:,}: a sure loss; {best.label} on (reaching "
-                    f"{must:,} this turn) still wins {self.fmt(best.value)} of the time.")
+            return _("{chosen} on {turn_total} ends the game at {total}, not above {other}: a "
+                     "sure loss; {best} on (reaching {must} this turn) still wins {chance} of "
+                     "the time.", chosen=_cap(chosen.label), turn_total=det["turn_total"],
+                     total=total, other=other, best=best.label, must=must,
+                     chance=self.fmt(best.value))
         if best.key[0] == "stand" and best.value == 1.0:
-            n = det["dice_left"]
             mine = det["banked"] + best.detail["turn_total"]
-            return (f"{_cap(best.label)} on {best.detail['turn_total']:,} makes {mine:,}, above "
-                    f"{other:,}: a sure win; {chosen.label} risks a bust ({_pct(det['bust'])} likely with {n} "
-                    f"{'die' if n == 1 else 'dice'}) and wins {self.fmt(chosen.value)} of the "
-                    f"time.")
-        return (f"{_cap(best.label)} wins the game {self.fmt(best.value)} of the time, "
-                f"{chosen.label} {self.fmt(chosen.value)}.")
+            return n_("{best} on {turn_total} makes {total}, above {other}: a sure win; "
+                      "{chosen} risks a bust ({bust} likely with {n} die) and wins {chance} of "
+                      "the time.",
+                      "{best} on {turn_total} makes {total}, above {other}: a sure win; "
+                      "{chosen} risks a bust ({bust} likely with {n} dice) and wins {chance} "
+                      "of the time.", det["dice_left"],
+                      best=_cap(best.label), turn_total=best.detail["turn_total"], total=mine,
+                      other=other, chosen=chosen.label, bust=_pct(det["bust"]),
+                      chance=self.fmt(chosen.value))
+        return _("{best} wins the game {best_chance} of the time, {chosen} {chosen_chance}.",
+                 best=_cap(best.label), best_chance=self.fmt(best.value), chosen=chosen.label,
+                 chosen_chance=self.fmt(chosen.value))
 
 
 # ----- Under40 -----------------------------------------------------------------------------------
@@ -416,8 +531,8 @@ class Under40Source(ChanceSource):
     maximising their own chance of winning the round)."""
 
     name = "round_win"
-    unit = "chance to win the round"
-    unit_short = "points of round-win chance"
+    UNIT = N_("chance to win the round")
+    LOSS = N_("{amount} points of round-win chance")
 
     def options(self, game) -> list[Option]:
         from .odds.under40 import bust_chance, readout
@@ -428,9 +543,9 @@ class Under40Source(ChanceSource):
         m, others = st.round_scores[st.current], game.round_others()
         r = readout(m, others)
         detail = {"score": m, "others": others, "bust": float(bust_chance(m)), "readout": r}
-        opts = [Option(("roll",), "rolling on", float(r.roll_win), detail)]
+        opts = [Option(("roll",), _rolling_on, float(r.roll_win), detail)]
         if r.may_stop:
-            opts.append(Option(("stop",), "stopping", float(r.stop_win), detail))
+            opts.append(Option(("stop",), _stopping, float(r.stop_win), detail))
         return opts
 
     def key_of(self, game, action) -> tuple:
@@ -441,19 +556,21 @@ class Under40Source(ChanceSource):
         return {"score": st.round_scores[st.current], "others": game.round_others(),
                 "must_beat": game.must_beat()}
 
-    def state_words(self, game) -> str:
+    def state_words(self, game) -> Msg:
         st = game.state
         me = st.current
-        others = [f"{game.names[i]}'s {st.round_scores[i]}" for i in range(game.n_seats)
-                  if i != me and st.status[i] != "busted"]
-        return f"round score {st.round_scores[me]} against {', '.join(others)}"
+        others = [L_("{name}'s {score}", name=game.names[i], score=st.round_scores[i])
+                  for i in range(game.n_seats) if i != me and st.status[i] != "busted"]
+        return L_("round score {score} against {others}", score=st.round_scores[me],
+                  others=_Joined(others))
 
     def why(self, d, chosen, best) -> str:
         det = best.detail
-        others = ", ".join(map(str, det["others"]))
-        return (f"At {det['score']} against {others} a roll goes over 40 "
-                f"{_pct(det['bust'])} of the time; {best.label} wins the round "
-                f"{self.fmt(best.value)} of the time, {chosen.label} {self.fmt(chosen.value)}.")
+        return _("At {score} against {others} a roll goes over 40 {bust} of the time; {best} "
+                 "wins the round {best_chance} of the time, {chosen} {chosen_chance}.",
+                 score=det["score"], others=", ".join(map(str, det["others"])),
+                 bust=_pct(det["bust"]), best=best.label, best_chance=self.fmt(best.value),
+                 chosen=chosen.label, chosen_chance=self.fmt(chosen.value))
 
 
 class Under40WinSource(GameWinSource):
@@ -461,7 +578,7 @@ class Under40WinSource(GameWinSource):
     both totals within its reach of the target, both playing for the game), beside the chance
     to win the round."""
 
-    def supports(self, game) -> str | None:
+    def supports(self, game) -> Msg | str | None:
         return "" if game.n_seats != 2 else None
 
     def options(self, game) -> list[Option]:
@@ -478,9 +595,9 @@ class Under40WinSource(GameWinSource):
                 game.round_others()[0] if game.round_others() else 0)
         except RuleError:  # a total at the target (the round decides the game)
             return []
-        opts = [Option(("roll",), "rolling on", float(r.roll_win))]
+        opts = [Option(("roll",), _rolling_on, float(r.roll_win))]
         if r.stop_win is not None:
-            opts.append(Option(("stop",), "stopping", float(r.stop_win)))
+            opts.append(Option(("stop",), _stopping, float(r.stop_win)))
         return opts
 
 
@@ -489,8 +606,7 @@ class YahtzeeSource(ValueSource):
     """Expected final score (the solved table of the game's rules; the player's own card)."""
 
     name = "final_score"
-    unit = "expected final score"
-    unit_short = "points"
+    UNIT = N_("expected final score")
 
     def __init__(self):
         self._tables: dict = {}
@@ -523,11 +639,16 @@ class YahtzeeSource(ValueSource):
         for kept, v in advice.keeps.items():
             if len(kept) == 5:
                 continue  # keeping every die is no re-roll: not an action of the game
-            words = " ".join(map(str, kept)) if kept else "nothing"
-            opts.append(Option(("keep", kept), f"keeping {words} and re-rolling "
-                               f"{5 - len(kept)}", base + v, {"advice": advice}))
+            n = 5 - len(kept)
+            words = (Ln_("keeping {dice} and re-rolling {n}", "keeping {dice} and re-rolling {n}",
+                         n, dice=_dice_list(kept)) if kept
+                     else L_("keeping nothing and re-rolling {n}", n=n))
+            opts.append(Option(("keep", kept), words, base + v, {"advice": advice}))
         for box, v in advice.boxes.items():
-            opts.append(Option(("box", box), f"scoring {advice.points[box]} in {LABELS[box]}",
+            # the box's name as the card gives it, in the reader's language
+            opts.append(Option(("box", box), L_("scoring {points} in {box}",
+                                                points=advice.points[box],
+                                                box=Msg(LABELS[box])),
                                base + v, {"advice": advice}))
         # naming a filled box (the terminal's seed-004 rule) is left out: with rounds that
         # may be wasted without end the game has no finite optimum, and the table values the
@@ -545,26 +666,28 @@ class YahtzeeSource(ValueSource):
             return ("box", action.box)
         return ("roll",)
 
-    def unjudged(self, key: tuple) -> str:
-        return ("rounds wasted on a filled box are not judged (the solved game has no wasted "
-                "rounds)")
+    def unjudged(self, key: tuple) -> Msg:
+        return L_("rounds wasted on a filled box are not judged (the solved game has no "
+                  "wasted rounds)")
 
     def situation(self, game) -> dict:
-        open_boxes, upper, _ = self._card(game)
+        open_boxes, upper, _ybox = self._card(game)
         return {"roll": game.state.rolls, "rerolls_left": game.rerolls_left,
                 "open_boxes": len(open_boxes), "upper_total": upper, "total": game.total()}
 
-    def state_words(self, game) -> str:
+    def state_words(self, game) -> Msg:
         st = game.state
-        open_boxes, upper, _ = self._card(game)
-        left = game.rerolls_left
-        return (f"rolled {' '.join(map(str, st.dice))}, {left} re-roll{'' if left == 1 else 's'}"
-                f" left, {len(open_boxes)} box{'' if len(open_boxes) == 1 else 'es'} open, "
-                f"total {game.total()}")
+        open_boxes = self._card(game)[0]
+        return L_("rolled {dice}, {rerolls}, {boxes}, total {total}",
+                  dice=_dice_list(st.dice),
+                  rerolls=Ln_("{n} re-roll left", "{n} re-rolls left", game.rerolls_left),
+                  boxes=Ln_("{n} box open", "{n} boxes open", len(open_boxes)),
+                  total=str(game.total()))
 
     def why(self, d, chosen, best) -> str:
-        return (f"{_cap(best.label)} is worth {self.fmt(best.value)} final points on average; "
-                f"{chosen.label} {self.fmt(chosen.value)}.")
+        return _("{best} is worth {best_value} final points on average; {chosen} "
+                 "{chosen_value}.", best=_cap(best.label), best_value=self.fmt(best.value),
+                 chosen=chosen.label, chosen_value=self.fmt(chosen.value))
 
 
 class YahtzeeRaceSource(GameWinSource):
@@ -581,8 +704,8 @@ class YahtzeeRaceSource(GameWinSource):
         r = race(game)
         if r is None or not r.exact:
             return []
-        opts = [Option(("box", r.box), "scoring", r.score_win)]
-        opts += [Option(("keep", k), "keeping", w) for k, (w, _pts) in r.keeps.items()
+        opts = [Option(("box", r.box), _scoring, r.score_win)]
+        opts += [Option(("keep", k), _keeping, w) for k, (w, _pts) in r.keeps.items()
                  if len(k) < 5]  # keeping every die is no re-roll (as YahtzeeSource)
         return opts
 
@@ -596,8 +719,8 @@ SOURCES: dict[str, list[Callable[[], ValueSource]]] = {
 
 def sources_for(game: Game) -> list[ValueSource]:
     if game.variant not in SOURCES:
-        raise RuleError(f"the coach knows bones, thousand, under40 and yahtzee, not "
-                        f"{game.variant!r}")
+        raise RuleError(L_("the coach knows bones, thousand, under40 and yahtzee, not "
+                           "{variant}", variant=repr(game.variant)))
     return [make() for make in SOURCES[game.variant]]
 
 
@@ -616,42 +739,67 @@ class Side:
 
 @dataclass(frozen=True)
 class Entry:
-    """One decision of one seat, judged."""
+    """One decision of one seat, judged. Its words (``state``, ``why``, ``unit``, ``line()``)
+    render when read, in the reader's language: an entry keeps lazy messages and the calls
+    that say why, not text."""
 
     index: int            # the action's position in the game (0-based)
     turn: int             # the game's turn (Under40: round) number, from 1
     seat: int
     player: str
     computer: bool
-    state: str            # the situation in words
+    state_words: Any      # the situation in words (a lazy message): ``state``
     options: tuple[Option, ...]
     chosen: Option
     best: Option
     lost: float           # best.value - chosen.value: 0 for the best, never negative
     mistake: bool         # lost above the source's tolerance
-    why: str              # one sentence ("" when the choice was the best)
-    unit: str
+    reasons: tuple        # calls giving sentences ("" in all when the choice was the best)
+    unit_key: str         # the source's unit in English (``unit``: in the reader's language)
     extra: dict = field(default_factory=dict)  # later sources: name -> Side
     situation: dict = field(default_factory=dict)  # the state as numbers (source.situation)
 
+    @property
+    def state(self) -> str:
+        return i18n.text(self.state_words)
+
+    @property
+    def why(self) -> str:
+        """One sentence, or two where the chance to win disagrees ("" for the best)."""
+        return " ".join(say() for say in self.reasons)
+
+    @property
+    def unit(self) -> str:
+        return tr(self.unit_key)
+
     def line(self, source: ValueSource | None = None) -> str:
         """The short line the app and the terminal show after a decision."""
-        src = self.source if self.unit in _SOURCE_BY_UNIT else source or ValueSource()
+        src = self.source if self.unit_key in _SOURCE_BY_UNIT else source or ValueSource()
+        chosen = src.fmt(self.chosen.value)
         if not self.mistake:
-            text = (f"Best play: {self.chosen.label} ({src.fmt(self.chosen.value)}"
-                    + (f"; {self.best.label} was as good" if self.best.key != self.chosen.key
-                       and self.lost == 0 else "") + ").")
+            if self.best.key != self.chosen.key and self.lost == 0:
+                text = _("Best play: {choice} ({value}; {best} was as good).",
+                         choice=self.chosen.label, value=chosen, best=self.best.label)
+            else:
+                text = _("Best play: {choice} ({value}).", choice=self.chosen.label,
+                         value=chosen)
         else:
-            text = (f"{_cap(self.chosen.label)} cost {src.fmt_loss(self.lost)}: "
-                    f"{self.best.label} was worth {src.fmt(self.best.value)}, "
-                    f"{self.chosen.label} {src.fmt(self.chosen.value)}.")
+            text = _("{choice} cost {loss}: {best} was worth {best_value}, {choice_again} "
+                     "{value}.", choice=_cap(self.chosen.label),
+                     loss=src.fmt_loss(self.lost), best=self.best.label,
+                     best_value=src.fmt(self.best.value), choice_again=self.chosen.label,
+                     value=chosen)
         for k, side in self.extra.items():  # the chance to win, where it is known
             x = _SOURCE_BY_NAME[k]
-            if x.unit == self.unit:  # the decision was judged in it: said already
+            if x.UNIT == self.unit_key:  # the decision was judged in it: said already
                 continue
-            text += f" {_cap(x.unit)}: {x.fmt(side.chosen)}" + (
-                f", {x.fmt(side.best)} by {self._label(side.best_key)}." if side.mistake
-                else ".")
+            if side.mistake:
+                text += " " + _("{unit}: {chance}, {best_chance} by {best}.",
+                                unit=_cap(x.unit), chance=x.fmt(side.chosen),
+                                best_chance=x.fmt(side.best), best=self._label(side.best_key))
+            else:
+                text += " " + _("{unit}: {chance}.", unit=_cap(x.unit),
+                                chance=x.fmt(side.chosen))
         return text
 
     def _label(self, key: tuple) -> str:
@@ -660,7 +808,7 @@ class Entry:
     @property
     def source(self) -> ValueSource:
         """The source this decision was judged by (its numbers' format)."""
-        return _SOURCE_BY_UNIT[self.unit]
+        return _SOURCE_BY_UNIT[self.unit_key]
 
     def to_dict(self) -> dict[str, Any]:
         return {"index": self.index, "turn": self.turn, "seat": self.seat,
@@ -686,7 +834,7 @@ class Entry:
         return out
 
 
-_SOURCE_BY_UNIT = {c.unit: c() for c in (FiveDiceSource, Under40Source, YahtzeeSource,
+_SOURCE_BY_UNIT = {c.UNIT: c() for c in (FiveDiceSource, Under40Source, YahtzeeSource,
                                           BonesWinSource)}
 _SOURCE_BY_NAME = {s.name: s for s in _SOURCE_BY_UNIT.values()}
 
@@ -713,7 +861,8 @@ class Decision:
         for o in self.options:
             if o.key == key:
                 return o
-        raise RuleError(f"internal: no option {key!r} among {[o.key for o in self.options]}")
+        raise RuleError(  # i18n: not shown (a defect, not a player's error)
+            f"internal: no option {key!r} among {[o.key for o in self.options]}")
 
     def judge(self, key: tuple, index: int = -1) -> Entry:
         chosen, best = self.option(key), self.best
@@ -721,7 +870,8 @@ class Decision:
         if chosen.key == best.key or lost < 0:  # lost < 0 only by float rounding of a tie
             lost = 0.0
         mistake = lost > self.source.tolerance
-        why = [self.source.why(self, chosen, best)] if lost > 0 else []
+        # the sentences are said when read (in the reader's language): keep the calls
+        why = [partial(self.source.why, self, chosen, best)] if lost > 0 else []
         extra = {}
         for src, opts in self.extra:
             by = {o.key: o.value for o in opts}
@@ -733,20 +883,29 @@ class Decision:
             extra[src.name] = Side(by, by[key], top, top_key, lost_here,
                                    lost_here > src.tolerance)
             if best.key in by and top - by[best.key] > src.DISAGREE:
-                why.append(src.disagree(self.option(top_key).label, top, best.label,
-                                        by[best.key]))
-        why = " ".join(why)
+                why.append(partial(_disagree, src, self.option(top_key), top, best,
+                                   by[best.key]))
         return Entry(index, self.turn, self.seat, self.player, self.computer, self.state,
-                     self.options, chosen, best, lost, mistake, why, self.source.unit, extra,
-                     self.situation)
+                     self.options, chosen, best, lost, mistake, tuple(why), self.source.UNIT,
+                     extra, self.situation)
 
     def hint(self) -> str:
         """The coach's advice before the decision: the options, best first."""
         fmt = self.source.fmt
         ranked = sorted(self.options, key=lambda o: -o.value)
         shown = "; ".join(f"{o.label} {fmt(o.value)}" for o in ranked[:4])
-        more = f" (and {len(ranked) - 4} more)" if len(ranked) > 4 else ""
-        return f"Coach: best is {ranked[0].label} ({self.source.unit}: {shown}{more})."
+        if len(ranked) > 4:
+            return n_("Coach: best is {best} ({unit}: {options} (and {n} more)).",
+                      "Coach: best is {best} ({unit}: {options} (and {n} more)).",
+                      len(ranked) - 4, best=ranked[0].label, unit=self.source.unit,
+                      options=shown)
+        return _("Coach: best is {best} ({unit}: {options}).", best=ranked[0].label,
+                 unit=self.source.unit, options=shown)
+
+
+def _disagree(src: ValueSource, top: Option, top_value: float, best: Option,
+              value: float) -> str:
+    return src.disagree(top.label, top_value, best.label, value)
 
 
 def _turn_number(game: Game) -> int:
@@ -831,7 +990,8 @@ class SeatSummary:
                 "decisions": self.decisions, "mistakes": self.mistakes, "lost": self.lost,
                 "mean_lost": self.mean_lost,
                 **{f"{k}_lost": v for k, v in self.extra_lost.items()},
-                **{f"mean_{k}_lost": self.mean_extra_lost(k) for k in self.extra_lost},
+                **{f"mean_{k}_lost": self.mean_extra_lost(k)  # i18n: not shown
+                   for k in self.extra_lost},
                 "costliest": [{"index": e.index, "turn": e.turn, "lost": e.lost, "why": e.why}
                               for e in self.costliest]}
 
@@ -850,9 +1010,9 @@ class Review:
         self.actions = len(game.actions)
         self.entries = entries
         self.source = source
-        self.unit = source.unit
+        self.unit_key = source.UNIT
         self.tolerance = source.tolerance
-        self.notes = notes
+        self.note_words = notes  # lazy messages: ``notes`` in the reader's language
         # later sources that valued at least one decision: name -> source (their columns)
         self.extras = {k: v for k, v in (extras or {}).items()
                        if any(k in e.extra for e in entries)}
@@ -866,7 +1026,7 @@ class Review:
             s = self.seats[e.player]
             s.decisions += 1
             s.mistakes += e.mistake
-            if e.unit == self.unit:  # a final turn's loss is in games won, not points
+            if e.unit_key == self.unit_key:  # a final turn's loss is in games won, not points
                 s.lost += e.lost
                 s.valued += 1
             for k, side in e.extra.items():
@@ -875,8 +1035,17 @@ class Review:
         for s in self.seats.values():
             # a final turn thrown away decides the game: such a mistake comes first
             mine = [e for e in entries if e.player == s.player and e.lost > 0
-                    and (e.unit == self.unit or e.mistake)]
-            s.costliest = sorted(mine, key=lambda e: (e.unit == self.unit, -e.lost))[:3]
+                    and (e.unit_key == self.unit_key or e.mistake)]
+            s.costliest = sorted(mine, key=lambda e: (e.unit_key == self.unit_key,
+                                                      -e.lost))[:3]
+
+    @property
+    def unit(self) -> str:
+        return tr(self.unit_key)
+
+    @property
+    def notes(self) -> list[str]:
+        return [i18n.text(n) for n in self.note_words]
 
     def __len__(self):
         return len(self.entries)
@@ -884,11 +1053,11 @@ class Review:
     def __iter__(self):
         return iter(self.entries)
 
-    def for_seat(self, name: str) -> "Review":
+    def for_seat(self, name: str) -> Review:
         """The same review with only ``name``'s decisions (RuleError for an unknown name)."""
         if name not in self.seats:
-            raise RuleError(f"no seat {name!r} in this game; the seats are "
-                            f"{', '.join(self.names)}")
+            raise RuleError(L_("no seat {name} in this game; the seats are {seats}",
+                               name=repr(name), seats=", ".join(self.names)))
         out = object.__new__(Review)
         out.__dict__.update(self.__dict__)
         out.entries = [e for e in self.entries if e.player == name]
@@ -902,7 +1071,7 @@ class Review:
         for e in self.entries:
             # the value columns are in the review's unit: a decision judged in another (a
             # final turn, by the chance to win) leaves them empty and fills its own columns
-            mine = e.unit == self.unit
+            mine = e.unit_key == self.unit_key
             row = {"index": e.index, "turn": e.turn, "player": e.player, "state": e.state,
                    "choice": e.chosen.label, "choice_value": e.chosen.value if mine else None,
                    "best": e.best.label, "best_value": e.best.value if mine else None,
@@ -917,7 +1086,7 @@ class Review:
     def _extra_words(self, e: Entry, o: Option) -> str:
         """" (win 43.2%)": an option's values from the later sources."""
         parts = [f"{k} {src.fmt(e.extra[k].values[o.key])}" for k, src in self.extras.items()
-                 if k in e.extra and o.key in e.extra[k].values and src.unit != e.unit]
+                 if k in e.extra and o.key in e.extra[k].values and src.UNIT != e.unit_key]
         return f" ({', '.join(parts)})" if parts else ""
 
     def to_csv(self) -> str:
@@ -942,28 +1111,48 @@ class Review:
 
     def summary_lines(self) -> list[str]:
         src = self.source
-        lines = [f"Values: {self.unit}"
-                 + "".join(f"; beside them the {x.unit}" for x in self.extras.values())
-                 + f". A mistake loses more than {src.tolerance_words}."]
+        if self.extras:
+            lines = [_("Values: {unit}; beside them the {others}. A mistake loses more than "
+                       "{tolerance}.", unit=self.unit,
+                       others=", ".join(x.unit for x in self.extras.values()),
+                       tolerance=src.tolerance_words)]
+        else:
+            lines = [_("Values: {unit}. A mistake loses more than {tolerance}.",
+                       unit=self.unit, tolerance=src.tolerance_words)]
         lines += self.notes
         for s in self.seats.values():
-            who = s.player + (" (computer)" if s.computer else "")
-            lines.append(f"{who}: {s.decisions} decision{'' if s.decisions == 1 else 's'}, "
-                         f"{s.mistakes} mistake{'' if s.mistakes == 1 else 's'}, "
-                         f"{src.fmt_loss(s.lost)} lost in all"
-                         + "".join(f"; {x.fmt_loss(s.extra_lost.get(k, 0.0))} lost"
-                                   for k, x in self.extras.items()) + ".")
+            who = _("{name} (computer)", name=s.player) if s.computer else s.player
+            counts = dict(who=who, loss=src.fmt_loss(s.lost),
+                          decisions=n_("{n} decision", "{n} decisions", s.decisions),
+                          mistakes=n_("{n} mistake", "{n} mistakes", s.mistakes))
+            if self.extras:
+                lines.append(_("{who}: {decisions}, {mistakes}, {loss} lost in all; {others} "
+                               "lost.", others=", ".join(x.fmt_loss(s.extra_lost.get(k, 0.0))
+                                                         for k, x in self.extras.items()),
+                               **counts))
+            else:
+                lines.append(_("{who}: {decisions}, {mistakes}, {loss} lost in all.", **counts))
             for e in s.costliest:
-                lines.append(f"  turn {e.turn}, {e.source.fmt_loss(e.lost)}: {e.why}")
+                lines.append("  " + _("turn {turn}, {loss}: {why}", turn=e.turn,
+                                      loss=e.source.fmt_loss(e.lost), why=e.why))
         return lines
+
+    def title(self) -> str:
+        """"Review of a bones game", "... (not finished)"."""
+        name = _variant_words(self.variant)
+        if self.finished:
+            return _("Review of a {variant} game", variant=name)
+        return _("Review of a {variant} game (not finished)", variant=name)
 
     def text(self) -> str:
         """The review as aligned text: a table of decisions, then the totals."""
-        head = f"{'#':>4} {'turn':>4}  {'player':<12} {'choice':<40} {'best':<40} {'lost':>8}"
+        head = (f"{'#':>4} {p_('review column', 'turn'):>4}  "
+                f"{p_('review column', 'player'):<12} {p_('review column', 'choice'):<40} "
+                f"{p_('review column', 'best'):<40} {p_('review column', 'lost'):>8}")
         for k in self.extras:  # the chance to win: the choice's, the best, what was lost
-            head += f"  {k:>6} {k + ' best':>9} {k + ' lost':>9}"
-        lines = [f"Review of a {self.variant} game"
-                 + ("" if self.finished else " (not finished)"), head, "-" * len(head)]
+            win, best, lost = _extra_heads(k)
+            head += f"  {win:>6} {best:>9} {lost:>9}"
+        lines = [self.title(), head, "-" * len(head)]
         for e in self.entries:
             mark = "!" if e.mistake else " "
             fmt = e.source.fmt  # a final turn's values are chances ("34.5%")
@@ -983,7 +1172,7 @@ class Review:
                 out += f"  {'':>6} {'':>9} {'':>9}"
                 continue
             out += (f"  {src.fmt(v.chosen):>6} {src.fmt(v.best):>9} "
-                    f"{100 * v.lost:>8.1f}{'!' if v.mistake else ' '}")
+                    f"{_fixed(100 * v.lost, 1):>8}{'!' if v.mistake else ' '}")
         return out
 
     def __str__(self) -> str:
@@ -1003,17 +1192,43 @@ class Review:
                         f"<td>{esc(e.state)}</td><td>{esc(e.chosen.label)} "
                         f"({fmt(e.chosen.value)})</td><td>{esc(e.best.label)} "
                         f"({fmt(e.best.value)})</td><td>{fmt(e.lost)}</td>"
-                        + "".join(f"<td>{esc(x.fmt(e.extra[k].chosen))} of "
-                                  f"{esc(x.fmt(e.extra[k].best))}</td>" if k in e.extra
-                                  else "<td></td>" for k, x in self.extras.items())
+                        + "".join("<td>" + esc(_("{chance} of {best}",
+                                                 chance=x.fmt(e.extra[k].chosen),
+                                                 best=x.fmt(e.extra[k].best))) + "</td>"
+                                  if k in e.extra else "<td></td>"
+                                  for k, x in self.extras.items())
                         + f"<td>{esc(e.why)}</td></tr>")
         summary = "".join(f"<li>{esc(line)}</li>" for line in self.summary_lines())
-        return (f"<div class='dicelab-review'><b>Review of a {esc(self.variant)} game</b>"
-                f"<table><thead><tr><th>turn</th><th>player</th><th>state</th><th>choice</th>"
-                f"<th>best</th><th>lost</th>"
-                + "".join(f"<th>{esc(k)} chance (of best)</th>" for k in self.extras)
-                + f"<th>why</th></tr></thead><tbody>{''.join(rows)}"
+        heads = [p_("review column", "turn"), p_("review column", "player"),
+                 p_("review column", "state"), p_("review column", "choice"),
+                 p_("review column", "best"), p_("review column", "lost")]
+        heads += [_("{name} chance (of best)", name=_extra_heads(k)[0]) for k in self.extras]
+        heads += [p_("review column", "why")]
+        return (f"<div class='dicelab-review'><b>{esc(self.title())}</b>"
+                f"<table><thead><tr>{''.join(f'<th>{esc(h)}</th>' for h in heads)}"
+                f"</tr></thead><tbody>{''.join(rows)}"
                 f"</tbody></table><ul>{summary}</ul></div>")
+
+
+def _variant_words(variant: str) -> str:
+    """A variant's name in a sentence ("a bones game")."""
+    if variant == "bones":
+        return p_("variant in a sentence", "bones")
+    if variant == "thousand":
+        return p_("variant in a sentence", "thousand")
+    if variant == "under40":
+        return p_("variant in a sentence", "under40")
+    if variant == "yahtzee":
+        return p_("variant in a sentence", "yahtzee")
+    return variant
+
+
+def _extra_heads(name: str) -> tuple[str, str, str]:
+    """A later source's three columns of the text review: its value, the best, the loss."""
+    if name == "win":
+        return (p_("review column", "win"), p_("review column", "win best"),
+                p_("review column", "win lost"))
+    return name, f"{name} best", f"{name} lost"  # i18n: not shown (every source is above)
 
 
 class _AnyStrategy(dict):
@@ -1034,7 +1249,8 @@ def as_game(game: Game | dict | str) -> Game:
     if isinstance(game, (str, bytes, dict)):
         return load_game(game if not isinstance(game, bytes) else game.decode(),
                          players=_AnyStrategy())
-    raise RuleError(f"review takes a game or a saved game's JSON, got {type(game).__name__}")
+    raise RuleError(L_("review takes a game or a saved game's JSON, got {kind}",
+                       kind=type(game).__name__))
 
 
 def review(game: Game | dict | str, seat: str | None = None) -> Review:

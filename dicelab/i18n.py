@@ -161,8 +161,17 @@ def percent(value: float, digits: int = 0, lang: str | None = None) -> str:
     """A chance as a percentage the language's way: 41% / 41 % / 41 %."""
     from babel.numbers import format_percent
 
-    pattern = "#,##0" + ("." + "0" * digits if digits else "") + "%"
-    return format_percent(value, format=pattern, locale=lang or language())
+    lang = lang or language()
+    return format_percent(value, format=_percent_pattern(lang, digits), locale=lang)
+
+
+@lru_cache(maxsize=None)
+def _percent_pattern(lang: str, digits: int) -> str:
+    # the language's own pattern keeps its space before % ("41 %"), with ``digits`` decimals
+    from babel import Locale
+
+    pattern = Locale.parse(lang).percent_formats[None].pattern
+    return pattern.replace("#,##0", "#,##0." + "0" * digits, 1) if digits else pattern
 
 
 def _fill(text: str, params: dict[str, Any], lang: str) -> str:

@@ -205,9 +205,13 @@ _QUIET_KEYWORDS = {"doc", "css_classes", "stylesheets", "styles", "sizing_mode",
 _WORD = re.compile(r"[A-Za-zА-Яа-яЁё]{2,}")
 _TAG = re.compile(r"<[^>]*>|&[a-z#0-9]+;|\{[^{}]*\}|%\(?\w*\)?[sdfr]")
 _IDENT = re.compile(r"^[a-z0-9_.:/#@\-\[\]*=,+()]*$")
+_CSS_PROP = (r"(?:[a-z]+-[a-z-]+|color|margin|padding|display|width|height|font|background|"
+             r"border|gap|flex|grid|position|top|left|right|bottom|opacity|cursor|overflow|"
+             r"transform|transition|animation|content|outline|filter)")
+# SQL keywords in capitals, JavaScript, CSS selectors and declarations: code, not words
 _CODE = re.compile(r"^\s*(SELECT|INSERT|CREATE|UPDATE|DELETE|PRAGMA|BEGIN|COMMIT|WITH|DROP|"
-                   r"ALTER|REPLACE)\b|=>|\bfunction\b|\bconst\b|\bvar\b|\bdocument\.|"
-                   r"^\s*[.#:@][\w-]|[\w-]+\s*:\s*[^;]+;", re.I)
+                   r"ALTER|REPLACE)\b|=>|\bfunction\s*\(|\b(const|let|var)\s+\w+\s*=|"
+                   r"\bdocument\.|^\s*[.#:@][\w-]|(?:^|[\s{;])" + _CSS_PROP + r"\s*:\s*[^;]+(?:;|$)")
 
 
 def looks_shown(text: str) -> bool:
@@ -216,7 +220,7 @@ def looks_shown(text: str) -> bool:
     if not _WORD.search(bare) or _CODE.search(text):
         return False
     stripped = bare.strip()
-    if _IDENT.match(stripped) or _CAMEL.match(stripped):
+    if _IDENT.match(_TAG.sub("", text).strip()) or _CAMEL.match(stripped):
         return False  # keys, kinds, css classes, paths, class names
     if " " not in stripped and not stripped[:1].isupper():
         return False  # one lower-case word: a key or an identifier

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from dicelab.actions import Stand
+from dicelab.actions import Roll, Stand
 from dicelab.errors import RuleError
 from dicelab.rooms import MemoryStore, RoomService
 from dicelab.rooms import backend as rooms_backend
@@ -81,10 +81,6 @@ def test_default_strategy_is_a_real_player_for_every_variant():
         assert make_player(variant, default_strategy(variant)) is not None
 
 
-# Seen failing now and then while the machine is loaded (a lobby or a screen one change
-# behind, with the pacer's thread running), and passing alone; the cause is still open.
-# One rerun, so that it cannot hide a CI run's other results; a second failure fails.
-@pytest.mark.flaky(reruns=1, reruns_delay=1)
 def test_pacer_plays_the_computers_turns_and_stops_for_a_person(backend):
     service, pacer = backend
     room, ann = service.create("Table", "bones", SHORT_BONES, "Ann")
@@ -100,8 +96,10 @@ def test_pacer_plays_the_computers_turns_and_stops_for_a_person(backend):
             break
         n = len(game.actions)
         stand = game.state.turn_total >= 350 and game.is_legal(Stand())
-        service.act("Table", ann, "stand" if stand else "roll")
-        assert len(service.state("Table").actions) == n + 1
+        action = "stand" if stand else "roll"
+        # the pacer may already play the next seat: check Ann's action took place n, once
+        assert service.act("Table", ann, action) == n
+        assert type(service.log("Table")[n]) is (Stand if stand else Roll)
     game = service.state("Table")
     assert game.is_over
     # every action in the log was played once: replaying it gives the same game
@@ -449,10 +447,6 @@ def test_own_turn_says_your_turn_and_the_winner_you(backend):
     assert banner(other)[0] == f"{name}'S TURN"
 
 
-# Seen failing now and then while the machine is loaded (a lobby or a screen one change
-# behind, with the pacer's thread running), and passing alone; the cause is still open.
-# One rerun, so that it cannot hide a CI run's other results; a second failure fails.
-@pytest.mark.flaky(reruns=1, reruns_delay=1)
 def test_rematch_in_the_same_room_with_the_same_seats(backend):
     service, pacer = backend
     room, ann = service.create("Again", "under40", {"target": 40}, "Ann")
@@ -499,7 +493,12 @@ def test_rematch_in_the_same_room_with_the_same_seats(backend):
     assert len(service.log("Again")) == 1 and screen.play.sync() >= 0
     assert len(screen.play.game.actions) == 1
     lobby.refresh()
-    assert "finished" not in lobby_text(lobby) and "in play" in lobby_text(lobby)
+    # one roll can end the rematch too (a first roll over 40 hands the round, worth 80, to
+    # the other seat: 2 rolls in 36): then the lobby says finished again, rightly
+    if service.state("Again").is_over:
+        assert "· finished" in lobby_text(lobby)
+    else:
+        assert "finished" not in lobby_text(lobby) and "in play" in lobby_text(lobby)
 
 
 def room_seats(service, name):

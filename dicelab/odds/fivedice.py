@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import RuleError
+from ..i18n import L_
 from ..rules import bones as bones_rules
 from ..rules import thousand as thousand_rules
 from ..rules.fivedice import (STRATEGIES, THRESHOLD_RANGE, UNIT, FiveDiceRules, Standing,
@@ -59,20 +60,22 @@ def as_rules(rules: Any) -> FiveDiceRules:
         return rules
     if isinstance(rules, str):
         if rules not in UNIT:
-            raise RuleError(f"five-dice odds are for bones and thousand, not {rules!r}")
+            raise RuleError(L_("five-dice odds are for bones and thousand, not {rules}",
+                               rules=repr(rules)))
         return _default_rules(rules)
     if callable(getattr(rules, "turn_rules", None)):  # BonesSettings, ThousandSettings
         return rules.turn_rules()
     for variant, key in (("thousand", "barrel"), ("bones", "min_on_board")):
         if hasattr(rules, key):  # a game's ``config`` namespace
             return FiveDiceRules.of(variant, vars(rules))
-    raise RuleError(f"five-dice odds need Bones or Thousand settings, got {rules!r}")
+    raise RuleError(L_("five-dice odds need Bones or Thousand settings, got {rules}",
+                       rules=repr(rules)))
 
 
 # ----- one roll --------------------------------------------------------------------------------
 def _check_n(n) -> int:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= 5:
-        raise RuleError(f"a five-dice roll throws 1 to 5 dice, got {n!r}")
+        raise RuleError(L_("a five-dice roll throws 1 to 5 dice, got {n}", n=repr(n)))
     return int(n)
 
 
@@ -275,10 +278,10 @@ def _situation(r: FiveDiceRules, banked: int = 0, on_board: bool = True,
 
 
 # ----- the solver ------------------------------------------------------------------------------
+# Solved grids kept per kind (LRU): a grid is at most ~100 KB (settings bound the turn totals it
+# tables to 1000 units), so the three caches stay under ~80 MB however many rule sets and
+# situations a server meets.
 SOLVES = 256
-"""Solved grids kept per kind (LRU): a grid is at most ~100 KB (settings bound the turn totals it
-tables to 1000 units), so the three caches stay under ~80 MB however many rule sets and
-situations a server meets."""
 
 @dataclass(frozen=True)
 class _Solution:
@@ -429,7 +432,7 @@ def parse_strategy(name: str, variant: str = "bones") -> tuple[int, bool]:
     """``chicken`` | ``aggressive`` | ``gambler`` | ``threshold:T`` | ``threshold:T:nohabit``
     -> (T in points, hot-dice habit)."""
     if not isinstance(name, str):
-        raise RuleError(f"a strategy is a name, got {name!r}")
+        raise RuleError(L_("a strategy is a name, got {name}", name=repr(name)))
     if name in STRATEGIES[variant]:
         return STRATEGIES[variant][name], True
     parts = name.split(":")
@@ -437,16 +440,19 @@ def parse_strategy(name: str, variant: str = "bones") -> tuple[int, bool]:
         habit = True
         if len(parts) == 3:
             if parts[2] not in ("habit", "nohabit"):
-                raise RuleError(f"strategy {name!r}: the third part is habit or nohabit")
+                raise RuleError(L_("strategy {name}: the third part is habit or nohabit",
+                                   name=repr(name)))
             habit = parts[2] == "habit"
         try:
             t = int(parts[1])
         except ValueError:
-            raise RuleError(f"strategy {name!r}: T is a whole number of points") from None
+            raise RuleError(L_("strategy {name}: T is a whole number of points",
+                               name=repr(name))) from None
         return check_threshold(t, variant), habit
     lo, hi = THRESHOLD_RANGE[variant]
-    raise RuleError(f"unknown strategy {name!r}; the strategies are chicken, aggressive, "
-                    f"gambler, threshold:T and threshold:T:nohabit (T {lo}..{hi})")
+    raise RuleError(L_("unknown strategy {name}; the strategies are chicken, aggressive, "
+                       "gambler, threshold:T and threshold:T:nohabit (T {lo}..{hi})",
+                       name=repr(name), lo=str(lo), hi=str(hi)))
 
 
 def check_threshold(t: int, variant: str) -> int:
@@ -454,8 +460,12 @@ def check_threshold(t: int, variant: str) -> int:
     u = UNIT[variant]
     if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or not lo <= t <= hi \
             or t % u:
-        raise RuleError(f"a {variant} strategy threshold is {lo}..{hi} in steps of {u}, "
-                        f"got {t!r}")
+        words = (L_("a thousand strategy threshold is {lo}..{hi} in steps of {step}, got "
+                    "{value}", lo=str(lo), hi=str(hi), step=u, value=repr(t))
+                 if variant == "thousand" else
+                 L_("a bones strategy threshold is {lo}..{hi} in steps of {step}, got {value}",
+                    lo=str(lo), hi=str(hi), step=u, value=repr(t)))
+        raise RuleError(words)
     return int(t)
 
 
@@ -506,8 +516,12 @@ def reach_chance(rules, amount: int, turn_total: int = 0, dice_left: int = 5, *,
     top = _highest_target(r)
     if (isinstance(amount, bool) or not isinstance(amount, (int, np.integer))
             or not 0 <= amount <= top):
-        raise RuleError(f"an amount to reach is a whole number from 0 to {top} (the highest "
-                        f"{r.variant} target), got {amount!r}"[:200])
+        got = repr(amount)[:120]
+        raise RuleError(L_("an amount to reach is a whole number from 0 to {top} (the highest "
+                           "thousand target), got {value}", top=str(top), value=got)
+                        if r.variant == "thousand" else
+                        L_("an amount to reach is a whole number from 0 to {top} (the highest "
+                           "bones target), got {value}", top=str(top), value=got))
     a_u = max(-(-int(amount) // r.unit), sit.need, 1)
     sol = _solve_reach(r.kernel_key, a_u, sit.hot_compulsory)
     if t_u > 0 and n == 5 and not sit.hot_compulsory and t_u >= a_u:
@@ -532,10 +546,13 @@ MAX_TURN_TOTAL = 10_000_000  # far beyond any turn; the closed-form tail takes f
 def _check_total(r: FiveDiceRules, turn_total) -> int:
     if isinstance(turn_total, bool) or not isinstance(turn_total, (int, np.integer)) \
             or not 0 <= turn_total <= MAX_TURN_TOTAL:
-        raise RuleError(f"a turn total is a whole number from 0 to {MAX_TURN_TOTAL:,}, "
-                        f"got {turn_total!r}"[:200])
+        raise RuleError(L_("a turn total is a whole number from 0 to {top}, got {value}",
+                           top=MAX_TURN_TOTAL, value=repr(turn_total)[:150]))
     if turn_total % r.unit:
-        raise RuleError(f"{r.variant} turn totals are multiples of {r.unit}, got {turn_total}")
+        raise RuleError(L_("thousand turn totals are multiples of {unit}, got {value}",
+                           unit=r.unit, value=str(turn_total)) if r.variant == "thousand" else
+                        L_("bones turn totals are multiples of {unit}, got {value}",
+                           unit=r.unit, value=str(turn_total)))
     return int(turn_total) // r.unit
 
 

@@ -56,6 +56,7 @@ from functools import cache
 import numpy as np
 
 from ..errors import RuleError
+from ..i18n import L_
 from ..rules.under40 import GOAL, distribution
 
 SCORES = tuple(range(0, GOAL, 2))  # round scores still in play
@@ -71,11 +72,15 @@ def roll_distribution() -> dict[int, Fraction]:
     return dict(_dist())
 
 
-def check_score(score, what: str = "a round score") -> int:
+def check_score(score, what=None) -> int:
+    """``score`` if it is a round score in play; else RuleError saying ``what`` it is (a
+    message; "a round score" when None)."""
     if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score < GOAL \
             or score % 2:
-        raise RuleError(f"Under40: {what} in play is an even number from 0 to {GOAL - 2} "
-                        f"(every roll adds an even number; 40 ends the round), got {score!r}")
+        raise RuleError(L_("Under40: {what} in play is an even number from 0 to {top} (every "
+                           "roll adds an even number; 40 ends the round), got {value}",
+                           what=L_("a round score") if what is None else what,
+                           top=GOAL - 2, value=repr(score)))
     return score
 
 
@@ -106,7 +111,7 @@ def _above(s: int, leader: int) -> Fraction:
 def above_chance(score: int, leader: int) -> Fraction:
     """Chance to get strictly above ``leader`` without going over 40, rolling until then
     (1 if already above)."""
-    return _above(check_score(score), check_score(leader, "a leader's score"))
+    return _above(check_score(score), check_score(leader, L_("a leader's score")))
 
 
 @cache
@@ -149,7 +154,7 @@ class RoundReadout:
 def round_readout(score: int, other: int) -> RoundReadout:
     """Optimal play of a two-player round for the player on turn (score ``score``) against
     ``other`` (the other player's standing score, 0 if they have not rolled)."""
-    m, o = check_score(score), check_score(other, "the other player's score")
+    m, o = check_score(score), check_score(other, L_("the other player's score"))
     roll, stop = _round()[m, o]
     decision = "stop" if stop is not None and stop >= roll else "roll"
     return RoundReadout(m, o, stop is not None, roll, stop, decision,
@@ -254,7 +259,8 @@ def _bust_values(n: int, rest: np.ndarray) -> np.ndarray:
 def _table(n: int) -> _Table:
     """The solved positions with n players still in the round (needs the n - 1 table)."""
     if not 2 <= n <= MAX_PLAYERS:
-        raise RuleError(f"Under40 rounds are solved for 2 to {MAX_PLAYERS} players, got {n}")
+        raise RuleError(L_("Under40 rounds are solved for 2 to {most} players, got {n}",
+                           most=MAX_PLAYERS, n=n))
     pop, low, high = _masks()
     masks = np.flatnonzero((pop >= 1) & (pop <= n))
     index = np.full(_FULL, -1, dtype=np.int32)
@@ -307,18 +313,18 @@ def _table(n: int) -> _Table:
 
 
 def _check_others(others) -> tuple[int, ...]:
-    others = tuple(check_score(o, "another player's round score") for o in others)
+    others = tuple(check_score(o, L_("another player's round score")) for o in others)
     if not 1 <= len(others) < MAX_PLAYERS:
-        raise RuleError(f"Under40: a round has 2 to {MAX_PLAYERS} players still in it, "
-                        f"got {len(others) + 1}")
+        raise RuleError(L_("Under40: a round has 2 to {most} players still in it, got {n}",
+                           most=MAX_PLAYERS, n=len(others) + 1))
     waiting = 0
     while waiting < len(others) and others[waiting] == 0:
         waiting += 1
     stopped = others[waiting:]
     if any(a >= b for a, b in zip(stopped, stopped[1:])) or 0 in stopped:
-        raise RuleError(f"Under40: in seat order after the player on turn come the players "
-                        f"with no turn yet (0), then stopped scores that rise (each stop beat "
-                        f"the ones before it); {others} cannot happen")
+        raise RuleError(L_("Under40: in seat order after the player on turn come the players "
+                           "with no turn yet (0), then stopped scores that rise (each stop beat "
+                           "the ones before it); {scores} cannot happen", scores=str(others)))
     return others
 
 
@@ -388,5 +394,5 @@ def stop_choices(n: int, masks) -> np.ndarray:
     tab = _table(n)
     rows = tab.index[np.asarray(masks, dtype=np.int64)]
     if (rows < 0).any():
-        raise RuleError(f"Under40: not a position of {n} players in the round")
+        raise RuleError(L_("Under40: not a position of {n} players in the round", n=n))
     return tab.stop[rows]

@@ -32,6 +32,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..errors import RuleError
+from ..i18n import L_
 from ..rules.under40 import GOAL, distribution
 
 __all__ = ["GameReadout", "Under40Game", "solve", "REACH"]
@@ -73,7 +74,8 @@ class Under40Game:
 
     def __init__(self, target: int, reach: int = REACH, policy=("game", "game")):
         if not isinstance(target, int) or target < GOAL:
-            raise RuleError(f"Under40: a target of at least {GOAL}, got {target!r}")
+            raise RuleError(L_("Under40: a target of at least {least}, got {value}", least=GOAL,
+                               value=repr(target)))
         self.target, self.reach = target, reach
         self.low = max(0, target - reach)
         self.low += self.low % 2  # totals are even
@@ -172,7 +174,7 @@ class Under40Game:
     def start_chance(self, starter: int, other: int, who: int = 0) -> float:
         """The round's starter's chance to win the game at the start of a round."""
         if not self.inside(starter, other):
-            raise RuleError("Under40: these totals are outside the solved last stretch")
+            raise RuleError(L_("Under40: these totals are outside the solved last stretch"))
         return float(self.R[who, self._i(starter), self._i(other)])
 
     def readout(self, me: int, other: int, starter_is_me: bool, mine: int, theirs: int,
@@ -180,7 +182,7 @@ class Under40Game:
         """For the player on turn (total ``me``, round score ``mine``) against ``other``
         (round score ``theirs``: standing, or 0 before their first roll)."""
         if not self.inside(me, other):
-            raise RuleError("Under40: these totals are outside the solved last stretch")
+            raise RuleError(L_("Under40: these totals are outside the solved last stretch"))
         if starter_is_me:
             x, y, ms, mo, side = me, other, mine, theirs, 0
         else:

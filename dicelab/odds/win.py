@@ -37,6 +37,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import RuleError
+from .. import i18n
+from ..i18n import L_
 from ..rules import fivedice as turn
 from . import fivedice as fd
 from .cachefile import load_npz, save_npz
@@ -66,8 +68,8 @@ class WinRules:
 
     @property
     def key(self) -> str:
-        return (f"bones-{self.preset}-{int(self.choose_keepers)}-{self.min_on_board}-"
-                f"{self.target}")
+        return (f"bones-{self.preset}-{int(self.choose_keepers)}-"  # i18n: not shown
+                f"{self.min_on_board}-{self.target}")
 
 
 def win_rules(rules: Any = "bones", **over) -> WinRules:
@@ -78,24 +80,28 @@ def win_rules(rules: Any = "bones", **over) -> WinRules:
     elif isinstance(rules, str):
         if rules != "bones":
             if rules == "thousand":
-                raise RuleError("this is Bones' win table; Thousand's is "
-                                "dicelab.odds.win_thousand.table")
-            raise RuleError(f"exact win chances are for bones, not {rules!r}")
+                raise RuleError(L_("this is Bones' win table; Thousand's is "
+                                   "dicelab.odds.win_thousand.table"))
+            raise RuleError(L_("exact win chances are for bones, not {rules}",
+                               rules=repr(rules)))
         base = WinRules()
     elif hasattr(rules, "min_on_board"):
         base = WinRules(rules.preset, bool(rules.choose_keepers), int(rules.min_on_board),
                         int(rules.target))
     else:
-        raise RuleError(f"win chances need Bones settings, got {rules!r}")
+        raise RuleError(L_("win chances need Bones settings, got {rules}", rules=repr(rules)))
     r = WinRules(**{**base.__dict__, **over})
     u = r.unit
     for name in ("min_on_board", "target"):
         v = getattr(r, name)
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v <= 0 or v % u:
-            raise RuleError(f"{name} is a positive multiple of {u}, got {v!r}")
+            raise RuleError(L_("target is a positive multiple of {unit}, got {value}",
+                               unit=u, value=repr(v)) if name == "target" else
+                            L_("min_on_board is a positive multiple of {unit}, got {value}",
+                               unit=u, value=repr(v)))
     if r.target < r.min_on_board:
-        raise RuleError(f"the target ({r.target}) is below the minimum on board "
-                        f"({r.min_on_board})")
+        raise RuleError(L_("the target ({target}) is below the minimum on board ({least})",
+                           target=str(r.target), least=str(r.min_on_board)))
     r.five  # checks the preset
     from ..rules import bones as bones_rules
 
@@ -395,7 +401,8 @@ def _build(r: WinRules, progress: bool = True, w_floor: float = W_FLOOR):
     sweeps = 0
     from tqdm.auto import tqdm
 
-    with tqdm(total=2 * T - 1, desc=f"Bones win table ({r.target:,})", unit="layer",
+    with tqdm(total=2 * T - 1, desc=i18n._("Bones win table ({target})", target=r.target),
+              unit=i18n.p_("progress unit", "layer"),
               disable=not progress) as bar:
         for s in range(2 * T - 2, -1, -1):
             b = np.arange(max(0, s - T + 1), min(s, T - 1) + 1)
@@ -553,19 +560,31 @@ class WinTable:
 def _units(r: WinRules, name: str, v) -> int:
     u = r.unit
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0 or v % u:
-        raise RuleError(f"{name} is a whole multiple of {u} points >= 0, got {v!r}")
+        raise RuleError(_not_units(name, u, v))
     return int(v) // u
+
+
+def _not_units(name: str, u: int, v):
+    if name == "banked":
+        return L_("banked is a whole multiple of {unit} points >= 0, got {value}", unit=u,
+                  value=repr(v))
+    if name == "opponent":
+        return L_("opponent is a whole multiple of {unit} points >= 0, got {value}", unit=u,
+                  value=repr(v))
+    return L_("turn total is a whole multiple of {unit} points >= 0, got {value}", unit=u,
+              value=repr(v))
 
 
 def _checked(r: WinRules, banked, opponent, turn_total, dice_left) -> tuple[int, int, int, int]:
     """(b, o, t, n) in units for a readout; RuleError for a state no turn can be in."""
     b, o = _units(r, "banked", banked), _units(r, "opponent", opponent)
-    t, n = _units(r, "turn total", turn_total), fd._check_n(dice_left)
+    t, n = _units(r, "turn total", turn_total), fd._check_n(dice_left)  # i18n: not shown
     if b >= r.target // r.unit:
-        raise RuleError(f"a banked total of {banked} has reached the target "
-                        f"({r.target}): the game or the other's final turn is on")
+        raise RuleError(L_("a banked total of {banked} has reached the target ({target}): the "
+                           "game or the other's final turn is on", banked=str(banked),
+                           target=str(r.target)))
     if t == 0 and n != 5:
-        raise RuleError("a turn starts with all five dice")
+        raise RuleError(L_("a turn starts with all five dice"))
     return b, o, t, n
 
 
@@ -578,8 +597,8 @@ def final_readout(rules: Any, banked: int, opponent: int, turn_total: int = 0,
     r = win_rules(rules)
     b, o, t, n = _checked(r, banked, opponent, turn_total, dice_left)
     if o < r.target // r.unit:
-        raise RuleError(f"a final turn comes after the other reached the target "
-                        f"({r.target}), not at {opponent}")
+        raise RuleError(L_("a final turn comes after the other reached the target ({target}), "
+                           "not at {opponent}", target=str(r.target), opponent=str(opponent)))
     need = _need_units(r, b > 0)
     d = max(o - b + 1, need)
     _reach_t, roll = _reach(r, max(d + 1, 2 * (r.target // r.unit)))  # one size: cached
@@ -620,7 +639,7 @@ def cached_table(key: str, new, load, save, cache):
     if cache is False:
         return new()
     folder = cache_dir() if cache is True else Path(cache)
-    path = folder / f"win-{key}.npz"
+    path = folder / f"win-{key}.npz"  # i18n: not shown
     mem_key = f"{key}@{folder}"
     t = _MEMORY.get(mem_key) or load(path)
     if t is None:
@@ -641,7 +660,7 @@ def table_if_ready(rules: Any = "bones", **over):
     time with the page's thread); a later call finds the file it writes. Environment
     ``DICELAB_WIN_BUILD=off``: no build is started."""
     r = win_rules(rules, **over)
-    code = ("from dicelab.odds import win; "
+    code = ("from dicelab.odds import win; "  # i18n: not shown
             f"win.table(win.WinRules({r.preset!r}, {r.choose_keepers!r}, {r.min_on_board!r}, "
             f"{r.target!r}), progress=False)")
     return ready_table(r.key, lambda p: _load(p, r), code)
@@ -657,7 +676,7 @@ def ready_table(key: str, load, code: str):
     mem_key = f"{key}@{folder}"
     if mem_key in _MEMORY:
         return _MEMORY[mem_key]
-    path = folder / f"win-{key}.npz"
+    path = folder / f"win-{key}.npz"  # i18n: not shown
     proc = _BUILDING.get(mem_key)
     if path.exists() and (proc is None or proc.poll() is not None):
         t = load(path)

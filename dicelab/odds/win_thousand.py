@@ -40,6 +40,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import RuleError
+from .. import i18n
+from ..i18n import L_
 from ..rules import fivedice as turn
 from ..rules.fivedice import FiveDiceRules, Standing
 from . import fivedice as fd
@@ -68,6 +70,7 @@ class ThousandWinRules:
         f = self.five
         pits = "_".join(f"{lo}-{hi}" for lo, hi in f.pits) or "none"
         return (f"thousand-{f.opening}-{pits}-{f.barrel}-{f.target}-{f.barrel_attempts}-"
+                # i18n: not shown (a file name)
                 f"{f.barrel_fall}-{f.bolts_per_penalty}-{f.bolt_penalty}-{self.floor}")
 
 
@@ -94,20 +97,22 @@ def thousand_win_rules(rules: Any = "thousand", floor: int | None = None,
     else:
         five = fd.as_rules(rules)
     if five.variant != "thousand":
-        raise RuleError("this win table is for Thousand")
+        raise RuleError(L_("this win table is for Thousand"))
     if floor is None:
         floor = default_floor(five)
     u = five.unit
     if isinstance(floor, bool) or not isinstance(floor, (int, np.integer)) or floor > 0 \
             or floor % u:
-        raise RuleError(f"the floor is a multiple of {u} points <= 0, got {floor!r}")
+        raise RuleError(L_("the floor is a multiple of {unit} points <= 0, got {value}",
+                           unit=u, value=repr(floor)))
     if five.barrel and five.barrel_fall == 0:
-        raise RuleError("the Thousand win table needs a barrel fall above 0 (with 0 a fallen "
-                        "player stays at the barrel's total off the barrel)")
+        raise RuleError(L_("the Thousand win table needs a barrel fall above 0 (with 0 a "
+                           "fallen player stays at the barrel's total off the barrel)"))
     top = five.barrel or five.target
     for lo, hi in five.pits:
         if lo < top < hi:
-            raise RuleError(f"the Thousand win table: the pit {lo}-{hi} reaches past {top}")
+            raise RuleError(L_("the Thousand win table: the pit {low}-{high} reaches past {top}",
+                               low=str(lo), high=str(hi), top=str(top)))
     return ThousandWinRules(five, int(floor))
 
 
@@ -176,7 +181,7 @@ class _Statuses:
         bolts = np.where(on, 0, np.asarray(s.bolts) % self.B)
         out = self._lookup[total - self.F, opened.astype(int), bolts, turns, on.astype(int)]
         if np.any(out < 0):
-            raise RuleError("not a standing of this Thousand win table")
+            raise RuleError(L_("not a standing of this Thousand win table"))
         return out
 
 
@@ -380,8 +385,8 @@ def _build(tr: ThousandWinRules, progress: bool = True, tol: float = TOL,
     from tqdm.auto import tqdm
 
     history = []
-    with tqdm(total=int(np.ceil(-np.log10(tol))), desc="Thousand win table",
-              unit="digit", disable=not progress) as bar:
+    with tqdm(total=int(np.ceil(-np.log10(tol))), desc=i18n._("Thousand win table"),
+              unit=i18n.p_("progress unit", "digit"), disable=not progress) as bar:
         for sweep in range(max_sweeps):
             ch = solver.sweep(W)
             history.append(ch)
@@ -407,7 +412,7 @@ def _standing(tr: ThousandWinRules, s) -> Standing:
         return s
     r = tr.five
     if isinstance(s, bool) or not isinstance(s, (int, np.integer)):
-        raise RuleError(f"a banked total is a whole number, got {s!r}")
+        raise RuleError(L_("a banked total is a whole number, got {value}", value=repr(s)))
     return Standing(int(s), s != 0, bool(r.barrel) and s == r.barrel, 0, 0)
 
 
@@ -435,9 +440,10 @@ class ThousandWinTable:
         p = _standing(self.rules, s)
         turn.check_standing(self.rules.five, p)
         if p.total % self.rules.unit:
-            raise RuleError(f"Thousand totals are multiples of {self.rules.unit}, got {p.total}")
+            raise RuleError(L_("Thousand totals are multiples of {unit}, got {value}",
+                               unit=self.rules.unit, value=str(p.total)))
         if not p.on_board and p.total > 0:
-            raise RuleError("a player who has not opened has banked nothing")
+            raise RuleError(L_("a player who has not opened has banked nothing"))
         return int(self.st.index(p, self.rules.unit))
 
     def start_chance(self, me=0, other=0) -> float:
@@ -466,7 +472,7 @@ class ThousandWinTable:
         st, k = self.st, self._solver.k
         if t_pts == 0:
             if n != 5:
-                raise RuleError("a turn starts with all five dice")
+                raise RuleError(L_("a turn starts with all five dice"))
             return _readout(float(self.W[i, j]), None, False, None)
         t = t_pts
         y = 1.0 - self.W[j, st.bust[i]]
@@ -520,8 +526,7 @@ def table(rules: Any = "thousand", progress: bool = True,
                              cache)
 
 
-BIG = 400
-"""Tables of more statuses than this take many minutes to build (the default: 723)."""
+BIG = 400  # tables of more statuses than this take many minutes to build (the default: 723)
 
 
 def table_if_cached(rules: Any = "thousand", **over) -> ThousandWinTable | None:
@@ -551,7 +556,8 @@ def table_if_ready(rules: Any = "thousand", **over) -> ThousandWinTable | None:
     one build in another process (as ``win.table_if_ready``)."""
     tr = thousand_win_rules(rules, **over)
     f = tr.five
-    code = ("from dicelab.odds import win_thousand as w; from dicelab.rules.fivedice "
+    code = ("from dicelab.odds import win_thousand as w; "  # i18n: not shown
+            "from dicelab.rules.fivedice "
             f"import FiveDiceRules as F; w.table(w.ThousandWinRules(F('thousand', "
             f"opening={f.opening!r}, pits={f.pits!r}, barrel={f.barrel!r}, "
             f"target={f.target!r}, barrel_attempts={f.barrel_attempts!r}, "

@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
 from ..errors import RuleError
+from ..i18n import Ln_
 
 MAX_QUEUED = 8  # distinct jobs waiting at once: more are refused (a page says "try again")
 log = logging.getLogger("dicelab")
@@ -34,8 +35,9 @@ class Worker:
                 self._jobs[key].append(done)
                 return self._order.index(key)
             if len(self._order) >= self.max_queued:
-                raise RuleError(f"the server is busy solving {len(self._order)} rule sets: "
-                                f"try again in a moment")
+                raise RuleError(Ln_("the server is busy solving {n} rule set: try again in "
+                                    "a moment", "the server is busy solving {n} rule sets: try "
+                                    "again in a moment", len(self._order)))
             self._jobs[key] = [done]
             self._order.append(key)
             position = len(self._order) - 1

@@ -35,6 +35,8 @@ import numpy as np
 
 from ..dice import check_dice, multisets
 from ..errors import RuleError
+from .. import i18n
+from ..i18n import L_
 from ..rules.yahtzee import (
     BOXES,
     UPPER,
@@ -296,8 +298,9 @@ class _Rules:
 
     @property
     def key(self) -> str:
-        return (f"v{FORMAT}-r{self.rerolls}-ub{self.upper_bonus}-t{self.threshold}"
-                f"-yb{self.yahtzee_bonus}-j{int(self.joker)}")
+        return (  # i18n: not shown (a file name)
+            f"v{FORMAT}-r{self.rerolls}-ub{self.upper_bonus}-t{self.threshold}"
+            f"-yb{self.yahtzee_bonus}-j{int(self.joker)}")
 
     def index(self, mask, y, u):
         return (mask * self.Y + y) * self.U + u
@@ -461,8 +464,9 @@ class _Solver:
         local = threading.local()
 
         from tqdm.auto import tqdm
-        with tqdm(total=total, unit="state", desc="Yahtzee solve", disable=not progress,
-                  leave=False) as bar, ThreadPoolExecutor(threads) as pool:
+        with tqdm(total=total, unit=i18n.p_("progress unit", "state"),
+                  desc=i18n._("Yahtzee solve"),
+                  disable=not progress, leave=False) as bar, ThreadPoolExecutor(threads) as pool:
             for m, y, u in levels:
                 out = np.empty(len(m))
                 # small groups on small levels, so no thread waits long for the last one
@@ -522,8 +526,9 @@ class YahtzeeTable:
         self._hits: dict = {}
 
     def __repr__(self):
-        return (f"YahtzeeTable({self.settings.preset}, {self.settings.rerolls} re-rolls, "
-                f"expected score {self.expected_score:.4f})")
+        return (  # i18n: not shown (a developer's repr)
+            f"YahtzeeTable({self.settings.preset}, {self.settings.rerolls} re-rolls, "
+            f"expected score {self.expected_score:.4f})")
 
     @property
     def _solver(self) -> _Solver:  # built on the first advice only: loading stays quick
@@ -541,17 +546,22 @@ class YahtzeeTable:
         try:
             names = {box_name(b) for b in open_boxes}
         except TypeError:
-            raise RuleError(f"open boxes are box names, got {open_boxes!r}") from None
+            raise RuleError(L_("open boxes are box names, got {value}",
+                               value=repr(open_boxes))) from None
         mask = FULL & ~sum(BIT[b] for b in names)
         if (not isinstance(upper_total, (int, np.integer))
                 or upper_total not in self._rules.reach[mask & 63]):
-            filled = ", ".join(b for b in UPPER if b not in names) or "none"
-            raise RuleError(f"an upper total of {upper_total!r} cannot be made with the filled "
-                            f"upper boxes ({filled})")
+            filled = ", ".join(b for b in UPPER if b not in names)
+            raise RuleError(L_("an upper total of {total} cannot be made with the filled upper "
+                               "boxes ({boxes})", total=repr(upper_total), boxes=filled)
+                            if filled else
+                            L_("an upper total of {total} cannot be made with the filled upper "
+                               "boxes (none)", total=repr(upper_total)))
         if ("yahtzee" in names) != (yahtzee_box is None):
-            raise RuleError("yahtzee_box is None exactly while the Yahtzee box is open")
+            raise RuleError(L_("yahtzee_box is None exactly while the Yahtzee box is open"))
         if yahtzee_box not in (None, 0, 50):
-            raise RuleError(f"the Yahtzee box holds 0 or 50, got {yahtzee_box!r}")
+            raise RuleError(L_("the Yahtzee box holds 0 or 50, got {value}",
+                               value=repr(yahtzee_box)))
         return self._key(mask, upper_total, yahtzee_box)
 
     def _key(self, mask: int, upper_total: int, yahtzee_box) -> tuple[int, int, int]:
@@ -565,7 +575,7 @@ class YahtzeeTable:
         mask, y, u = self._state(*state)
         v = float(self._values[self._rules.index(mask, y, u)])
         if np.isnan(v):
-            raise RuleError("this table was solved only for fewer open boxes")
+            raise RuleError(L_("this table was solved only for fewer open boxes"))
         return v
 
     def _turn(self, mask: int, y: int, u: int) -> tuple[list, list]:
@@ -613,10 +623,11 @@ class YahtzeeTable:
         s, D = self.settings, self._solver.D
         dice = tuple(sorted(check_dice(dice, 5)))
         if not isinstance(rerolls_left, (int, np.integer)) or not 0 <= rerolls_left <= s.rerolls:
-            raise RuleError(f"rerolls left is 0..{s.rerolls}, got {rerolls_left!r}")
+            raise RuleError(L_("rerolls left is 0..{most}, got {value}", most=s.rerolls,
+                               value=repr(rerolls_left)))
         mask, y, u = self._state(open_boxes, upper_total, yahtzee_box)
         if mask == FULL:
-            raise RuleError("the card is full: the game is over")
+            raise RuleError(L_("the card is full: the game is over"))
         opened = [b for b in BOXES if not mask & BIT[b]]
         points = scoring_options(dice, opened, yahtzee_box, s.joker)
         bonus = yahtzee_bonus_due(dice, yahtzee_box, s.yahtzee_bonus)
@@ -670,7 +681,8 @@ def _settings(settings_or_preset) -> YahtzeeSettings:
         return settings_or_preset
     if settings_or_preset is None or isinstance(settings_or_preset, str):
         return YahtzeeSettings(preset=settings_or_preset)
-    raise RuleError(f"expected YahtzeeSettings or a preset name, got {settings_or_preset!r}")
+    raise RuleError(L_("expected YahtzeeSettings or a preset name, got {value}",
+                       value=repr(settings_or_preset)))
 
 
 def cache_dir() -> Path:
@@ -693,7 +705,7 @@ def solve(settings_or_preset: YahtzeeSettings | str = "official", progress: bool
     key = rules.key
     if cache is not False:
         folder = cache_dir() if cache is True else Path(cache)
-        path = folder / f"yahtzee-{key}.npz"
+        path = folder / f"yahtzee-{key}.npz"  # i18n: not shown
         with _GUARD:
             lock = _SOLVING.setdefault(key, threading.Lock())
         with lock:  # identical work is done once: a second caller waits and reads the result
