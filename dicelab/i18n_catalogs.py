@@ -275,10 +275,18 @@ def dynamic_messages(path: Path) -> list[int]:
     inside an f-string (Babel cannot extract either, so it would never be translated)."""
     bad = []
     tree = ast.parse(path.read_text())
-    for joined in ast.walk(tree):  # Babel (Python < 3.12) does not look inside f-strings
-        if isinstance(joined, ast.JoinedStr):
-            bad += [n.lineno for n in ast.walk(joined)
-                    if isinstance(n, ast.Call) and _name(n.func) in MARKERS]
+    inside = [n for j in ast.walk(tree) if isinstance(j, ast.JoinedStr) for n in ast.walk(j)
+              if isinstance(n, ast.Call) and _name(n.func) in MARKERS]
+    if inside:  # Babel reads some f-strings, not all (an HTML attribute's quotes stop it)
+        from babel.messages.extract import extract_from_file
+
+        found = {m[1] if isinstance(m[1], str) else m[1][0]
+                 for m in extract_from_file("python", path, keywords=KEYWORDS)}
+        for n in inside:
+            args = [a.value for a in n.args if isinstance(a, ast.Constant)]
+            text = args[1] if _name(n.func) == "p_" and len(args) > 1 else (args or [None])[0]
+            if text not in found:
+                bad.append(n.lineno)
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _name(node.func) in MARKERS:
             need = {"n_": 2, "Ln_": 2, "p_": 2}.get(_name(node.func), 1)
