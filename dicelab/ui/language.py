@@ -170,9 +170,9 @@ def language_menu(value: str, on_change) -> pmui.Select:
                        color="light",
                        # i18n: not shown (styles)
                        sx={"& .MuiInputBase-root": {"color": "inherit"},
-                           "& label, & label.Mui-focused": {
-                               "color": "inherit !important"},
                            "& .MuiOutlinedInput-notchedOutline": {"borderColor": "currentColor"},
-                           "& .MuiSvgIcon-root": {"color": "inherit"}})
+                           "& .MuiSvgIcon-root": {"color": "inherit"}},
+                       stylesheets=[".MuiInputLabel-root, .MuiInputLabel-root.Mui-focused "
+                                    "{ color: rgba(255,255,255,.9) !important; }"])
     menu.param.watch(lambda e: on_change(e.new), "value")
     return menu
