@@ -59,6 +59,10 @@ PAGE_THEME_CSS = """
 """
 
 
+# a phone's header keeps one row: its language menu is the settings drawer's
+HEADER_CSS = "@media (max-width: 599.95px) { .dl-lang { display: none !important; } }"
+
+
 def _header_button(label: str, on_click) -> pmui.Button:
     return pmui.Button(label=label, variant="outlined", color="light", size="small",
                        on_click=on_click, margin=0,
@@ -127,7 +131,10 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
         self._net_btn = _header_button(_("Network games"), lambda e: self.show_lobby())
         self._lang_keeper = LanguageKeeper(lang=self.lang, words=built_in_words())
         self._lang_keeper.param.watch(self._browser_reported, "read")
-        self._lang_menu = language_menu(self.lang, self._menu_chose)
+        # the header's menu; a phone's header has no room for it: the drawer has one too
+        self._lang_menu = language_menu(self.lang, self._menu_chose, css_classes=["dl-lang"])
+        self._drawer_menu = language_menu(self.lang, self._menu_chose, header=False)
+        self.drawer.top = [self._drawer_menu]
         self._label_header()
         self._preload = preload()
         self.keeper = SeatKeeper()
@@ -145,7 +152,8 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
             title="dicelab", header=[pn.Row(self._new, self._net_btn, self._rules_btn,
                                           self._settings_btn, self._lang_menu, margin=0,
                                           styles={"margin-left": "auto", "gap": "6px",
-                                                  "align-items": "center"})],
+                                                  "align-items": "center"},
+                                          stylesheets=[HEADER_CSS])],
             main=[self._main, self.keys, self.keeper, self._lang_keeper,
                   self.start_screen._rules_slot, self._preload],
             contextbar=[], contextbar_width=340, sidebar=[],
@@ -171,7 +179,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
         self._rules_btn.label = _("Rules")
         self._settings_btn.label = "⚙ " + _("Settings")
         self._net_btn.label = _("Network games")
-        self._lang_menu.label = _("Language")
+        self._lang_menu.label = self._drawer_menu.label = _("Language")
 
     def _menu_chose(self, lang: str):
         if lang != self.lang:
@@ -194,8 +202,9 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
         self.lang = set_page_language(lang)
         self._lang_keeper.param.update(lang=self.lang, words=built_in_words())
         with one_message():
-            if self._lang_menu.value != self.lang:
-                self._lang_menu.value = self.lang
+            for menu in (self._lang_menu, self._drawer_menu):
+                if menu.value != self.lang:
+                    menu.value = self.lang
             self._label_header()
             self.start_screen.relabel()
             self.drawer.relabel()

@@ -162,12 +162,18 @@ def built_in_words() -> dict[str, str]:
     return out
 
 
-def language_menu(value: str, on_change) -> pmui.Select:
-    """The header's language menu: each language in its own name."""
-    menu = pmui.Select(label=_("Language"), options={name: code for code, name in
-                                                      LANGUAGES.items()},
+def language_menu(value: str, on_change, header: bool = True, **params) -> pmui.Select:
+    """A language menu (the header's, or the settings drawer's): each language in its own
+    name."""
+    options = {name: code for code, name in LANGUAGES.items()}
+    if not header:
+        menu = pmui.Select(label=_("Language"), options=options, value=value, width=200,
+                           **params)
+        menu.param.watch(lambda e: on_change(e.new), "value")
+        return menu
+    menu = pmui.Select(label=_("Language"), options=options,
                        value=value, size="small", variant="outlined", width=130, margin=0,
-                       color="light",
+                       color="light", **params,
                        # i18n: not shown (styles)
                        sx={"& .MuiInputBase-root": {"color": "inherit"},
                            "& .MuiOutlinedInput-notchedOutline": {"borderColor": "currentColor"},

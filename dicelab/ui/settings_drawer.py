@@ -30,6 +30,7 @@ class SettingsDrawer(pn.viewable.Viewer):
         self._records_box = pn.Column(sizing_mode="stretch_width")
         self._prefs_box = pn.Column(sizing_mode="stretch_width")
         self._prefs: dict = {}
+        self.top: list = []  # what the app puts first (the language menu)
         self._made: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._variant = "bones"
         records.param.watch(lambda *__: self._draw_records(), "changed")
@@ -137,5 +138,5 @@ class SettingsDrawer(pn.viewable.Viewer):
                                    *self._prefs.values()]
 
     def __panel__(self):
-        return pn.Column(self._game_box, self._prefs_box, self._records_box,
+        return pn.Column(*self.top, self._game_box, self._prefs_box, self._records_box,
                          sizing_mode="stretch_width", styles={"padding": "8px"})
