@@ -12,6 +12,7 @@ from ..i18n import _, tr
 from .names import seat_name, shown, strategy_label
 from .play import Play, Prefs
 from .records import KEYS, RESETS, TITLES, RecordStore
+from .settings_form import number_format
 from .switch_player import SwitchPlayer
 from .table import rules_title
 from .variant_cards import VARIANT_TITLES
@@ -133,6 +134,9 @@ class SettingsDrawer(pn.viewable.Viewer):
                 "pace": pmui.FloatSlider.from_param(p.pace, sizing_mode="stretch_width")}
         for name, (label, tip) in words.items():
             self._prefs[name].param.update(label=label, description=tip)
+        for name in ("anim_ms", "pace"):  # 0.05 / 0,05
+            w = self._prefs[name]
+            w.format = number_format() or w.param.format.default
         self._prefs_box.objects = [pn.pane.HTML("<h3 style='margin:4px 0'>" + _("Play")
                                                 + "</h3>"),
                                    *self._prefs.values()]
