@@ -1,6 +1,9 @@
 """The app in French and in Russian (issue 18): a few turns of play show no English word,
 switching language mid-game keeps the game, and a network room shows each person their own
-language. The sweep over every variant in both languages runs with DICELAB_SLOW=1."""
+language. The sweep over every variant in both languages runs with DICELAB_SLOW=1.
+
+While another domain's catalogs are unfinished, the words it still shows in English make the
+checks an expected failure that lists them (lang_check.unfinished_domains)."""
 from __future__ import annotations
 
 import os
@@ -47,10 +50,7 @@ def open_app(page, server, lang: str | None, pace: float = 0.05, extra: str = ""
 def start(app: App, lang: str, variant: int, seed: str | None = None, me: str = "Anne"):
     """Choose the ``variant``-th card, name the first seat, start; wait for the table."""
     page = app.page
-    page.locator(".vcard button.pick").nth(variant).click()
-    expect(page.locator(".vcard").nth(variant)).to_have_class(re.compile("chosen"))
-    page.wait_for_timeout(300)  # the seats are drawn again for the game chosen
-    app.wait_ready()
+    pick(page, lang, variant)
     name_label, seed_label, go = words(lang, "Seat {n} name", "Seed (optional)",
                                        "Start new game")
     with using(lang):
@@ -61,6 +61,17 @@ def start(app: App, lang: str, variant: int, seed: str | None = None, me: str = 
         page.get_by_label(seed_label, exact=True).fill(seed)
     page.get_by_role("button", name=go, exact=True).click()
     page.locator(".banner").wait_for()
+
+
+def pick(page, lang: str, variant: int) -> None:
+    """Choose the ``variant``-th card; wait until the seats are drawn again for it (typing
+    into the fields drawn before is lost)."""
+    with using(lang):
+        field = page.get_by_label(_("Seat {n} name", n=1), exact=True).element_handle()
+    page.locator(".vcard button.pick").nth(variant).click()
+    expect(page.locator(".vcard").nth(variant)).to_have_class(re.compile("chosen"))
+    if variant != 0:  # the first card is chosen already: nothing is drawn again
+        page.wait_for_function("(e) => !e.isConnected", arg=field)
 
 
 def play_turns(app: App, n_actions: int) -> None:
@@ -81,24 +92,17 @@ def play_turns(app: App, n_actions: int) -> None:
             pass
 
 
-def assert_in_language(page, lang: str, names=NAMES) -> None:
+def assert_in_language(page, lang: str, names=NAMES, final: bool = True) -> None:
+    """No word on the page outside ``lang``'s (``final=False``: the test goes on after a
+    report of words of unfinished catalogs)."""
     found = foreign_words(page, lang, names)
     if found and unfinished_domains(lang):
+        if not final:
+            print(f"{lang}: {sorted(found)[:40]}")
+            return
         pytest.xfail(f"{lang}: catalogs {unfinished_domains(lang)} unfinished; words on the "
                      f"page: {sorted(found)[:40]}")
     assert not found, f"not {lang}: {found}"
-
-
-@pytest.mark.parametrize("lang, variant", [("fr", 0), ("ru", 3)])
-def test_a_game_shows_only_the_page_s_language(page, lang_server, lang, variant):
-    app = open_app(page, lang_server, lang)
-    assert page.evaluate("document.documentElement.lang") == lang
-    start(app, lang, variant)
-    play_turns(app, 8)
-    page.get_by_role("button", name="⚙ " + words(lang, "Settings")[0]).click()
-    page.locator("[data-testid=record-wins]").wait_for()
-    assert_in_language(page, lang)
-    assert not page.errors
 
 
 @pytest.mark.skipif(not SLOW, reason="slow: set DICELAB_SLOW=1")
@@ -108,11 +112,14 @@ def test_every_variant_in_each_language(page, lang_server, lang, variant):
     app = open_app(page, lang_server, lang)
     page.get_by_role("button", name=words(lang, "Rules")[0], exact=True).click()
     page.locator("[role=dialog]").wait_for()
-    assert_in_language(page, lang)
+    assert_in_language(page, lang, final=False)
     page.keyboard.press("Escape")
     start(app, lang, variant)
     play_turns(app, 12)
+    page.get_by_role("button", name="⚙ " + words(lang, "Settings")[0]).click()
+    page.locator("[data-testid=record-wins]").wait_for()
     assert_in_language(page, lang)
+    assert not page.errors
 
 
 def table_state(page) -> dict:
@@ -141,52 +148,55 @@ def choose_language(page, lang: str, now: str) -> None:
     page.get_by_role("button", name=words(lang, "New game")[0], exact=True).wait_for()
 
 
-def test_switching_language_keeps_the_game_and_the_choice(page, lang_server):
-    app = open_app(page, lang_server, None, pace=0.6)  # the browser's language: English
-    assert page.evaluate("document.documentElement.lang") == "en"
-    start(app, "en", 1, seed="7", me="Anne")  # Thousand
-    play_turns(app, 3)
-    app.wait_person_or_over()
-    before = table_state(page)
-    choose_language(page, "ru", "en")
-    page.wait_for_function("() => location.search.includes('lang=ru')")
+def test_russian_then_french_mid_game_keeps_everything(page, lang_server):
+    """The start screen's choices survive a switch, then the game does: same dice, totals,
+    history and turn; each page in its language; the choice is kept by the browser."""
+    open_app(page, lang_server, "ru")
+    assert page.evaluate("document.documentElement.lang") == "ru"
+    pick(page, "ru", 1)  # Thousand
+    with using("ru"):
+        for label, value in ((_("Seat {n} name", n=1), "Фёдор"), (_("Seed (optional)"), "7")):
+            page.get_by_label(label, exact=True).fill(value)
+            page.keyboard.press("Tab")
+    choose_language(page, "fr", "ru")
+    expect(page.locator(".vcard").nth(1)).to_have_class(re.compile("chosen"))
+    with using("fr"):
+        expect(page.get_by_label(_("Seat {n} name", n=1), exact=True)).to_have_value("Фёдор")
+        expect(page.get_by_label(_("Seat {n} name", n=2), exact=True)).to_have_value(
+            _("Computer"))  # a default name follows the language
+        expect(page.get_by_label(_("Seed (optional)"), exact=True)).to_have_value("7")
+    choose_language(page, "ru", "fr")
+    with using("ru"):
+        page.get_by_role("button", name=_("Start new game"), exact=True).click()
     page.locator(".banner").wait_for()
+    app = App(page, lang_server)
+    play_turns(app, 6)
+    app.wait_person_or_over()
+    assert_in_language(page, "ru", names=("Фёдор",), final=False)
+    before = table_state(page)
+    choose_language(page, "fr", "ru")
+    page.wait_for_function("() => location.search.includes('lang=fr')")
     app.wait_person_or_over()
     after = table_state(page)
     assert {k: v for k, v in after.items() if k != "tick"} == \
         {k: v for k, v in before.items() if k != "tick"}
-    assert page.evaluate("localStorage.getItem('dicelab.lang')") == "ru"
-    assert page.evaluate("document.documentElement.lang") == "ru"
-    # the same game goes on in Russian (keys act once the focus has left the menu)
+    assert page.evaluate("localStorage.getItem('dicelab.lang')") == "fr"
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    # the same game goes on in French (keys act once the focus has left the menu)
     page.locator(".banner").click()
     old = app.tick()
     page.keyboard.press(".")
     app.wait_tick(old)
     assert table_state(page)["history"] > before["history"]
-    # the browser keeps the choice: a page opened without ?lang= is Russian, ?lang= wins
+    # the browser keeps the choice: a page opened without ?lang= is French; ?lang= wins
     other = page.context.new_page()
     other.goto(lang_server.url + "?anim=0&sound=off")
-    other.get_by_role("button", name=words("ru", "New game")[0], exact=True).wait_for()
-    other.goto(lang_server.url + "?anim=0&sound=off&lang=fr")
     other.get_by_role("button", name=words("fr", "New game")[0], exact=True).wait_for()
+    other.goto(lang_server.url + "?anim=0&sound=off&lang=ru")
+    other.get_by_role("button", name=words("ru", "New game")[0], exact=True).wait_for()
     other.close()
-
-
-def test_switching_on_the_start_screen_keeps_the_choices(page, lang_server):
-    open_app(page, lang_server, "fr")
-    page.locator(".vcard button.pick").nth(2).click()  # Under40
-    with using("fr"):  # the seats are drawn again for the game chosen: type after that
-        page.get_by_text(_("Rules settings — {game}", game="Under40")).wait_for()
-        for label, value in ((_("Seat {n} name", n=1), "Фёдор"), (_("Seed (optional)"), "42")):
-            page.get_by_label(label, exact=True).fill(value)
-            page.keyboard.press("Tab")
-    choose_language(page, "ru", "fr")
-    expect(page.locator(".vcard").nth(2)).to_have_class(re.compile("chosen"))
-    with using("ru"):
-        expect(page.get_by_label(_("Seat {n} name", n=1), exact=True)).to_have_value("Фёдор")
-        expect(page.get_by_label(_("Seat {n} name", n=2), exact=True)).to_have_value(
-            _("Computer"))  # a default name follows the language
-        expect(page.get_by_label(_("Seed (optional)"), exact=True)).to_have_value("42")
+    assert_in_language(page, "fr", names=("Фёдор",))
+    assert not page.errors
 
 
 def test_a_room_shows_each_person_their_language(browser, lang_server):
@@ -211,15 +221,22 @@ def test_a_room_shows_each_person_their_language(browser, lang_server):
         fr.get_by_role("button", name=_("Start game"), exact=True).click()
     for page in (fr, ru):
         page.locator(".banner").wait_for()
-    # the creator plays; both pages show the same game, each in its own words
-    app = App(fr, lang_server)
+    # whoever won the seating roll-off rolls: both pages show the same game in their words
+    for page in (fr, ru):
+        page.evaluate(DEEP)
     for _i in range(2):
-        if app.wait_person_or_over() != "you":
-            break
+        on_turn = next((p for p in (fr, ru) if p.evaluate(
+            "() => { const b = window.__one('.banner'); return !!b && "
+            "b.classList.contains('you'); }")), None)
+        if on_turn is None:
+            fr.wait_for_timeout(300)
+            continue
+        app = App(on_turn, lang_server)
         old = app.tick()
-        fr.keyboard.press(".")
+        on_turn.keyboard.press(".")
         app.wait_tick(old)
-    ru.locator("ol.history li").first.wait_for()
+    for page in (fr, ru):
+        page.locator("ol.history li").nth(1).wait_for()
     for page, lang in ((fr, "fr"), (ru, "ru")):
         assert page.evaluate("document.documentElement.lang") == lang
         assert_in_language(page, lang, names=NAMES + ("salle-18",))
