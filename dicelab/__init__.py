@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .actions import Reroll, Roll, Score, Stand, parse_action
 from .errors import RuleError
+from .i18n import L_
 from .games import GAMES, Game, Seat, load_game, new_game
 from .rules.common import RollScore
 
@@ -26,13 +27,15 @@ def score(variant: str, dice, **settings) -> RollScore:
         _no_more(variant, settings)
         return (thousand if variant == "thousand" else under40).score(dice)
     if variant == "yahtzee":
-        raise RuleError("a Yahtzee roll scores per box: use dicelab.yahtzee_boxes(dice)")
-    raise RuleError(f"unknown variant {variant!r}; score() knows bones, thousand, under40")
+        raise RuleError(L_("a Yahtzee roll scores per box: use dicelab.yahtzee_boxes(dice)"))
+    raise RuleError(L_("unknown variant {variant}; score() knows bones, thousand, under40",
+                       variant=repr(variant)[:60]))
 
 
 def _no_more(variant: str, settings: dict) -> None:
     if settings:
-        raise RuleError(f"{variant} scoring takes no setting {', '.join(sorted(settings))}")
+        raise RuleError(L_("{variant} scoring takes no setting {settings}", variant=variant,
+                           settings=", ".join(sorted(map(str, settings)))[:100]))
 
 
 def yahtzee_boxes(dice, preset: str = "official") -> dict[str, int]:

@@ -11,20 +11,24 @@ from typing import Any, Union
 
 from .dice import is_whole
 from .errors import RuleError
+from .i18n import L_
 
 
 def _positions(values, what: str) -> tuple[int, ...]:
     try:
         values = tuple(values)
     except TypeError:
-        raise RuleError(f"{what}: die positions are whole numbers, got {values!r}") from None
+        raise RuleError(L_("{what}: die positions are whole numbers, got {value}", what=what,
+                           value=repr(values)[:100])) from None
     if not all(is_whole(v) for v in values):  # 1.5 must not become 1, nor True 1
-        raise RuleError(f"{what}: die positions are whole numbers, got {list(values)!r}")
+        raise RuleError(L_("{what}: die positions are whole numbers, got {value}", what=what,
+                           value=repr(list(values))[:100]))
     out = tuple(sorted(int(v) for v in values))
     if len(set(out)) != len(out):
-        raise RuleError(f"{what}: a die position is named twice in {values!r}")
+        raise RuleError(L_("{what}: a die position is named twice in {value}", what=what,
+                           value=repr(values)[:100]))
     if any(not 0 <= p <= 4 for p in out):
-        raise RuleError(f"{what}: die positions are 1 to 5")
+        raise RuleError(L_("{what}: die positions are 1 to 5", what=what))
     return out
 
 
@@ -38,7 +42,7 @@ class _SetsAside:
 
     def __repr__(self):
         name = type(self).__name__
-        return f"{name}()" if self.keep is None else f"{name}(keep={self.keep})"
+        return f"{name}()" if self.keep is None else f"{name}(keep={self.keep})"  # i18n: not shown
 
 
 @dataclass(frozen=True, repr=False)
@@ -62,7 +66,7 @@ class Reroll:
         object.__setattr__(self, "positions", _positions(self.positions, "reroll"))
 
     def __repr__(self):
-        return f"Reroll({self.positions})"
+        return f"Reroll({self.positions})"  # i18n: not shown
 
 
 @dataclass(frozen=True)
@@ -77,7 +81,7 @@ class Score:
         object.__setattr__(self, "box", box_name(self.box))
 
     def __repr__(self):
-        return f"Score({self.box!r})"
+        return f"Score({self.box!r})"  # i18n: not shown
 
 
 Action = Union[Roll, Stand, Reroll, Score]
@@ -95,12 +99,14 @@ def to_json(action: Action) -> dict[str, Any]:
 
 def action_from_json(data: dict[str, Any]) -> Action:
     if not isinstance(data, dict) or data.get("type") not in _TYPES:
-        raise RuleError(f"an action is one of {', '.join(_TYPES)}, got {data!r}")
+        raise RuleError(L_("an action is one of {types}, got {value}", types=", ".join(_TYPES),
+                           value=repr(data)[:200]))
     fields = {k: v for k, v in data.items() if k != "type"}
     try:
         return _TYPES[data["type"]](**fields)
     except TypeError:
-        raise RuleError(f"malformed {data['type']} action: {data!r}") from None
+        raise RuleError(L_("malformed {kind} action: {value}", kind=data["type"],
+                           value=repr(data)[:200])) from None
 
 
 def coerce(action: Any) -> Action:
@@ -111,7 +117,7 @@ def coerce(action: Any) -> Action:
         return action_from_json(action)
     if isinstance(action, str):
         return parse_action(action)
-    raise RuleError(f"not an action: {action!r}")
+    raise RuleError(L_("not an action: {value}", value=repr(action)[:200]))
 
 
 def _typed_positions(words: list[str], what: str) -> tuple[int, ...]:
@@ -120,29 +126,33 @@ def _typed_positions(words: list[str], what: str) -> tuple[int, ...]:
     try:
         return tuple(int(ch) - 1 for ch in flat)
     except ValueError:
-        raise RuleError(f"{what}: die positions are 1 to 5, got {' '.join(words)!r}") from None
+        raise RuleError(L_("{what}: die positions are 1 to 5, got {value}", what=what,
+                           value=repr(" ".join(words))[:100])) from None
 
 
 def parse_action(text: str) -> Action:
     """Parse a typed action; positions typed by a person are 1-based ("reroll 1 3" or "13")."""
     words = str(text).strip().lower().split()
     if not words:
-        raise RuleError("empty action: type roll, stand, reroll 1 3, or score <box>")
+        raise RuleError(L_("empty action: type roll, stand, reroll 1 3, or score <box>"))
     head, rest = words[0], words[1:]
     if head in ("roll", "r", "."):
         if rest and rest[0] == "keep":
             return Roll(keep=_typed_positions(rest[1:], "keep"))
         if rest:
-            raise RuleError(f"roll takes 'keep' and positions, got {text!r}")
+            raise RuleError(L_("roll takes 'keep' and positions, got {value}",
+                               value=repr(text)[:100]))
         return Roll()
     if head in ("stand", "s", "0", "stop"):
         if rest and rest[0] == "keep":
             return Stand(keep=_typed_positions(rest[1:], "keep"))
         if rest:
-            raise RuleError(f"stand takes 'keep' and positions, got {text!r}")
+            raise RuleError(L_("stand takes 'keep' and positions, got {value}",
+                               value=repr(text)[:100]))
         return Stand()
     if head == "reroll":
         return Reroll(_typed_positions(rest, "reroll"))
     if head == "score":
         return Score(" ".join(rest))
-    raise RuleError(f"unknown action {text!r}: type roll, stand, reroll 1 3, or score <box>")
+    raise RuleError(L_("unknown action {value}: type roll, stand, reroll 1 3, or score <box>",
+                       value=repr(text)[:100]))

@@ -9,6 +9,7 @@ from math import factorial
 import numpy as np
 
 from .errors import RuleError
+from .i18n import L_, Ln_
 
 FACES = (1, 2, 3, 4, 5, 6)
 
@@ -26,16 +27,21 @@ def check_dice(dice, n: int | tuple[int, int] | None = None) -> tuple[int, ...]:
     try:
         raw = tuple(dice)
     except TypeError:
-        raise RuleError(f"dice must be whole numbers from 1 to 6, got {dice!r}") from None
+        raise RuleError(L_("dice must be whole numbers from 1 to 6, got {value}",
+                           value=repr(dice)[:100])) from None
     for d in raw:
         if not is_whole(d) or not 1 <= d <= 6:
-            raise RuleError(f"a die shows 1 to 6: {d!r} is not a die value")
+            raise RuleError(L_("a die shows 1 to 6: {value} is not a die value",
+                               value=repr(d)[:60]))
     values = tuple(int(d) for d in raw)
     if n is not None:
         low, high = (n, n) if isinstance(n, int) else n
         if not low <= len(values) <= high:
-            want = str(low) if low == high else f"{low} to {high}"
-            raise RuleError(f"this roll needs {want} dice, got {len(values)}")
+            if low == high:
+                raise RuleError(Ln_("this roll needs {n} die, got {got}",
+                                    "this roll needs {n} dice, got {got}", low, got=len(values)))
+            raise RuleError(L_("this roll needs {low} to {high} dice, got {got}", low=low,
+                               high=high, got=len(values)))
     return values
 
 

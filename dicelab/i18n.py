@@ -30,7 +30,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-LANGUAGES: dict[str, str] = {"en": "English", "fr": "Français", "ru": "Русский"}
+# each language's own name, the same in every language (the menu lists them so)
+LANGUAGES: dict[str, str] = {"en": "English", "fr": "Français", "ru": "Русский"}  # i18n: not shown
 DEFAULT = "en"
 LOCALE_DIR = Path(__file__).with_name("locale")
 
@@ -71,7 +72,7 @@ def from_environment(environ: dict | None = None) -> str:
     """The language of a terminal: LANGUAGE, LC_ALL, LC_MESSAGES, then LANG (as gettext reads
     them); English when none names a language dicelab speaks."""
     env = os.environ if environ is None else environ
-    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):  # i18n: not shown
         for tag in (env.get(var) or "").split(":"):
             if tag in ("C", "POSIX"):
                 return DEFAULT
@@ -89,7 +90,8 @@ def set_language(lang: str) -> None:
 def _checked(lang: str) -> str:
     code = normalize(lang)
     if code is None:
-        raise ValueError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
+        raise ValueError(_("unknown language {lang}: choose one of {languages}",
+                           lang=repr(lang), languages=", ".join(LANGUAGES)))
     return code
 
 
@@ -179,7 +181,7 @@ def _fill(text: str, params: dict[str, Any], lang: str) -> str:
         return text
     shown = {}
     for key, value in params.items():
-        if isinstance(value, Msg):
+        if isinstance(value, (Msg, Text)):
             shown[key] = value.render(lang)
         elif isinstance(value, bool):
             shown[key] = value
@@ -254,7 +256,7 @@ class Msg:
         return format(self.render(), spec)
 
     def __repr__(self) -> str:
-        return f"Msg({self.render(DEFAULT)!r})"
+        return f"Msg({self.render(DEFAULT)!r})"  # i18n: not shown
 
     @property
     def english(self) -> str:
@@ -287,6 +289,45 @@ class Msg:
 
     def __len__(self) -> int:
         return len(self.english)
+
+
+class Joined(Msg):
+    """Parts (Msg or plain text) joined by a separator with no words (", ", " "), rendered
+    part by part in the reader's language: a list of names where one is "You"."""
+
+    def __init__(self, parts, sep: str = ", "):
+        super().__init__(sep)
+        self.params = {"parts": tuple(parts)}
+
+    def render(self, lang: str | None = None) -> str:
+        lang = lang or language()
+        return self.message.join(p.render(lang) if isinstance(p, Msg) else str(p)
+                                 for p in self.params["parts"])
+
+
+class Text(str):
+    """A lazy message that is also a ``str``: its characters are the English text (what code,
+    regular expressions and tests read: ``re.sub``, ``==``, ``in``), while ``str()``, ``print``
+    and f-strings show it in the reader's language. Game events keep their texts so; code
+    that shows one must go through ``str()`` (``html.escape(str(t))``, ``" ".join(map(str,
+    ...))``): str methods and joins see the English characters."""
+
+    def __new__(cls, msg: Msg) -> Text:
+        self = super().__new__(cls, msg.english)
+        self.msg = msg
+        return self
+
+    def render(self, lang: str | None = None) -> str:
+        return self.msg.render(lang)
+
+    def __str__(self) -> str:
+        return self.msg.render()
+
+    def __format__(self, spec: str) -> str:
+        return format(self.msg.render(), spec)
+
+    def __reduce__(self):
+        return (Text, (self.msg,))
 
 
 def L_(message: str, /, **params: Any) -> Msg:

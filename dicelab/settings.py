@@ -9,6 +9,8 @@ from typing import Any, ClassVar
 import param
 
 from .errors import RuleError
+from .i18n import L_, Ln_, N_
+from .names import variant_name as _game
 from .rules.fivedice import FiveDiceRules
 
 
@@ -19,26 +21,44 @@ class Settings(param.Parameterized):
     variant: ClassVar[str] = ""
 
     def __init__(self, preset: str | None = None, **overrides):
+        game = _game(self.variant)
         if preset is not None and not isinstance(preset, str):
-            raise RuleError(f"a preset is a name, got {preset!r}")
+            raise RuleError(L_("a preset is a name, got {value}", value=repr(preset)[:100]))
         if preset is not None and not self.PRESETS:
-            raise RuleError(f"{self.variant} has no presets, got preset {preset!r}")
+            raise RuleError(L_("{game} has no presets, got preset {preset}", game=game,
+                               preset=repr(preset)[:100]))
         unknown = set(overrides) - set(self.param) - {"name"}
         if unknown:
-            raise RuleError(f"{self.variant} has no setting {', '.join(sorted(unknown))}; "
-                            f"its settings are {', '.join(self.names())}")
+            raise RuleError(Ln_("{game} has no setting {unknown}; its settings are {settings}",
+                                "{game} has no settings {unknown}; its settings are "
+                                "{settings}", len(unknown), game=game,
+                                unknown=", ".join(sorted(map(str, unknown)))[:200],
+                                settings=", ".join(self.names())))
         values: dict[str, Any] = {}
         if self.PRESETS:
             preset = preset or next(iter(self.PRESETS))
             if preset not in self.PRESETS:
-                raise RuleError(f"{self.variant} presets are {', '.join(self.PRESETS)}; "
-                                f"unknown preset {preset!r}")
+                raise RuleError(L_("{game} presets are {presets}; unknown preset {preset}",
+                                   game=game, presets=", ".join(self.PRESETS),
+                                   preset=repr(preset)[:100]))
             values = {"preset": preset, **self.PRESETS[preset]}
         values.update(overrides)
+        # numbers in messages as str: written as typed, ungrouped (as English always showed them)
+        for p, v in values.items():  # bounds in words a player reads (param's are English)
+            bounds = getattr(self.param[p], "bounds", None) if p in self.param else None
+            if bounds and isinstance(v, int) and not isinstance(v, bool):
+                if bounds[1] is not None and v > bounds[1]:
+                    raise RuleError(L_("{game} setting {setting} must be at most {high}, not "
+                                       "{value}", game=game, setting=p, high=str(bounds[1]),
+                                       value=str(v)))
+                if bounds[0] is not None and v < bounds[0]:
+                    raise RuleError(L_("{game} setting {setting} must be at least {low}, not "
+                                       "{value}", game=game, setting=p, low=str(bounds[0]),
+                                       value=str(v)))
         try:
             super().__init__(**values)
-        except (ValueError, TypeError) as exc:  # param's bounds and type checks
-            raise RuleError(f"{self.variant} setting: {exc}") from None
+        except (ValueError, TypeError) as exc:  # param's type checks
+            raise RuleError(L_("{game} setting: {reason}", game=game, reason=str(exc))) from None
         self.validate()
 
     @classmethod
@@ -55,14 +75,14 @@ class Settings(param.Parameterized):
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Settings":
+    def from_dict(cls, data: dict[str, Any]) -> Settings:
         if not isinstance(data, dict) or not all(isinstance(k, str) for k in data):
-            raise RuleError(f"{cls.variant} settings are a mapping of names to values, "
-                            f"got {type(data).__name__}")
+            raise RuleError(L_("{game} settings are a mapping of names to values, got {kind}",
+                               game=_game(cls.variant), kind=type(data).__name__))
         data = dict(data)
         return cls(preset=data.pop("preset", None), **data)
 
-    def copy(self) -> "Settings":
+    def copy(self) -> Settings:
         return self.from_dict(self.to_dict())
 
     def validate(self) -> None:
@@ -72,7 +92,9 @@ class Settings(param.Parameterized):
             step = getattr(par, "step", None)
             v = getattr(self, p)
             if isinstance(par, param.Integer) and step and step > 1 and v % step:
-                raise RuleError(f"{self.variant} setting {p} moves in steps of {step}, got {v}")
+                raise RuleError(L_("{game} setting {setting} moves in steps of {step}, got "
+                                   "{value}", game=_game(self.variant), setting=p, step=str(step),
+                                   value=str(v)))
 
     def __eq__(self, other):
         return type(self) is type(other) and self.to_dict() == other.to_dict()
@@ -91,20 +113,20 @@ class BonesSettings(Settings):
     PRESETS = {"hypercard": {}, "french": {"min_on_board": 600}}
 
     preset = param.Selector(default="hypercard", objects=list(PRESETS),
-                            doc="hypercard: a fourth die of a kind counts only if it is a 1 or a 5; "
-                                "french: the whole group of three or more is set aside.")
+                            doc=N_("hypercard: a fourth die of a kind counts only if it is a 1 or a 5; "
+                                "french: the whole group of three or more is set aside."))
     choose_keepers = param.Boolean(default=False,
-                                   doc="The player picks which counting dice to set aside.")
+                                   doc=N_("The player picks which counting dice to set aside."))
     min_on_board = param.Integer(default=600, bounds=(50, 700), step=50,
-                                 doc="Turn total needed to stand before first getting on the board "
-                                     "(50: any score). The french preset fixes 600.")
+                                 doc=N_("Turn total needed to stand before first getting on the board "
+                                     "(50: any score). The french preset fixes 600."))
     target = param.Integer(default=10_000, bounds=(500, 100_000), step=500,
-                           doc="Banked total that starts the final turns.")
+                           doc=N_("Banked total that starts the final turns."))
 
     def validate(self):
         super().validate()
         if self.preset == "french" and self.min_on_board != 600:
-            raise RuleError("the french preset fixes min_on_board at 600")
+            raise RuleError(L_("the french preset fixes min_on_board at {points}", points=600))
 
     def turn_rules(self) -> FiveDiceRules:
         """The turn rules these settings make (dicelab.rules.fivedice)."""
@@ -115,52 +137,54 @@ class ThousandSettings(Settings):
     variant = "thousand"
 
     opening = param.Integer(default=50, bounds=(0, 500), step=5,
-                            doc="Turn total needed for a player's first stand.")
+                            doc=N_("Turn total needed for a player's first stand."))
     pits = param.List(default=[(200, 300), (600, 700)],
-                      doc="(low, high): a total t with low <= t < high may stand only by "
-                          "reaching high in one turn.")
+                      doc=N_("(low, high): a total t with low <= t < high may stand only by "
+                          "reaching high in one turn."))
     barrel = param.Integer(default=880, bounds=(0, 5000), step=5,
-                           doc="Standing to this or more sets the total to it; 0: no barrel.")
-    target = param.Integer(default=1000, bounds=(100, 10_000), step=5, doc="Winning total.")
+                           doc=N_("Standing to this or more sets the total to it; 0: no barrel."))
+    target = param.Integer(default=1000, bounds=(100, 10_000), step=5, doc=N_("Winning total."))
     barrel_attempts = param.Integer(default=3, bounds=(1, 20), step=1,
-                                    doc="Turns on the barrel before falling off.")
+                                    doc=N_("Turns on the barrel before falling off."))
     barrel_fall = param.Integer(default=100, bounds=(0, 1000), step=5,
-                                doc="Points lost on falling off the barrel.")
+                                doc=N_("Points lost on falling off the barrel."))
     bolts_per_penalty = param.Integer(default=3, bounds=(1, 20), step=1,
-                                      doc="Every this-many-th bolt in a row costs bolt_penalty.")
+                                      doc=N_("Every this-many-th bolt in a row costs bolt_penalty."))
     bolt_penalty = param.Integer(default=100, bounds=(0, 1000), step=50,
-                                 doc="Points lost for bolts in a row (50 is half a bolt, 0 off).")
+                                 doc=N_("Points lost for bolts in a row (50 is half a bolt, 0 off)."))
 
     def validate(self):
         super().validate()
         if self.barrel and self.barrel >= self.target:
-            raise RuleError(f"the barrel ({self.barrel}) must be below the target ({self.target})")
+            raise RuleError(L_("the barrel ({barrel}) must be below the target ({target})",
+                               barrel=str(self.barrel), target=str(self.target)))
         if self.opening >= self.target:
-            raise RuleError(f"the opening ({self.opening}) must be below the target "
-                            f"({self.target})")
+            raise RuleError(L_("the opening ({opening}) must be below the target ({target})",
+                               opening=str(self.opening), target=str(self.target)))
         pits = _check_pits(self.pits, self.param.target.bounds[1])
         with param.parameterized.discard_events(self):
             self.pits = pits
         for low, high in pits:  # a stand onto the barrel could never climb out of the pit
             if self.barrel and low <= self.barrel < high:
-                raise RuleError(f"the barrel ({self.barrel}) may not be inside the pit "
-                                f"{low}-{high}")
+                raise RuleError(L_("the barrel ({barrel}) may not be inside the pit "
+                                   "{low}-{high}", barrel=str(self.barrel), low=str(low),
+                                   high=str(high)))
 
     turn_rules = BonesSettings.turn_rules
 
 
 MAX_PITS = 10
 MAX_PIT_WIDTH = 1000
-"""A pit's width bounds the turn total the odds solver tables (a player in a pit needs at most
-high - low): with the barrel (at most 5000) it keeps every Thousand solve under ~0.3 s and 1 MB
-(benchmarks: a pit of 10,000,000 once froze a server for 34 s)."""
+# A pit's width bounds the turn total the odds solver tables (a player in a pit needs at most
+# high - low): with the barrel (at most 5000) it keeps every Thousand solve under ~0.3 s and 1 MB
+# (benchmarks: a pit of 10,000,000 once froze a server for 34 s).
 
 
 def _whole(x) -> int:
     import numbers
 
     if isinstance(x, bool) or not isinstance(x, numbers.Integral):
-        raise RuleError(f"a pit's ends are whole numbers, got {x!r}")
+        raise RuleError(L_("a pit's ends are whole numbers, got {value}", value=repr(x)[:60]))
     return int(x)
 
 
@@ -169,25 +193,27 @@ def _check_pits(raw, top: int) -> list[tuple[int, int]]:
     order, not overlapping, 0 <= low < high <= top (the highest target) and
     high - low <= MAX_PIT_WIDTH. (A pit above a lower target is never reached: harmless.)"""
     if len(raw) > MAX_PITS:
-        raise RuleError(f"at most {MAX_PITS} pits, got {len(raw)}")
+        raise RuleError(L_("at most {most} pits, got {n}", most=MAX_PITS, n=len(raw)))
     pits: list[tuple[int, int]] = []
     for pit in raw:
         if isinstance(pit, (str, bytes, dict)) or not hasattr(pit, "__len__") or len(pit) != 2:
-            raise RuleError(f"a pit is (low, high), got {pit!r}")
+            raise RuleError(L_("a pit is (low, high), got {value}", value=repr(pit)[:100]))
         low, high = (_whole(x) for x in pit)
+        got = {"low": str(low), "high": str(high)}  # as typed, not grouped
         if not 0 <= low < high:
-            raise RuleError(f"a pit needs 0 <= low < high, got ({low}, {high})")
+            raise RuleError(L_("a pit needs 0 <= low < high, got ({low}, {high})", **got))
         if low % 5 or high % 5:
-            raise RuleError(f"Thousand totals move in steps of 5: a pit's ends are multiples of 5, "
-                            f"got ({low}, {high})")
+            raise RuleError(L_("Thousand totals move in steps of 5: a pit's ends are multiples "
+                               "of 5, got ({low}, {high})", **got))
         if high > top:
-            raise RuleError(f"a pit ends at {top} (the highest target) or below, "
-                            f"got ({low}, {high})")
+            raise RuleError(L_("a pit ends at {top} (the highest target) or below, got ({low}, "
+                               "{high})", top=str(top), **got))
         if high - low > MAX_PIT_WIDTH:
-            raise RuleError(f"a pit is at most {MAX_PIT_WIDTH} wide, got ({low}, {high})")
+            raise RuleError(L_("a pit is at most {most} wide, got ({low}, {high})",
+                               most=str(MAX_PIT_WIDTH), **got))
         if pits and low < pits[-1][1]:
-            raise RuleError(f"pits go in increasing order without overlapping: ({low}, {high}) "
-                            f"after {pits[-1]}")
+            raise RuleError(L_("pits go in increasing order without overlapping: ({low}, "
+                               "{high}) after {before}", before=str(pits[-1]), **got))
         pits.append((low, high))
     return pits
 
@@ -196,7 +222,7 @@ class Under40Settings(Settings):
     variant = "under40"
 
     target = param.Integer(default=1000, bounds=(40, 100_000), step=10,
-                           doc="Total that wins at the end of a round.")
+                           doc=N_("Total that wins at the end of a round."))
 
 
 class YahtzeeSettings(Settings):
@@ -209,18 +235,18 @@ class YahtzeeSettings(Settings):
     }
 
     preset = param.Selector(default="official", objects=list(PRESETS),
-                            doc="official: 3 rolls, bonuses, forced joker; seed: seed 004 as "
-                                "written (4 rolls, no bonuses, no joker).")
+                            doc=N_("official: 3 rolls, bonuses, forced joker; seed: seed 004 as "
+                                "written (4 rolls, no bonuses, no joker)."))
     rerolls = param.Integer(default=2, bounds=(0, 5), step=1,
-                            doc="Times a player may choose dice to roll again after the first roll.")
+                            doc=N_("Times a player may choose dice to roll again after the first roll."))
     upper_bonus = param.Integer(default=35, bounds=(0, 100), step=5,
-                                doc="Bonus when Aces..Sixes reach the threshold (0: none).")
+                                doc=N_("Bonus when Aces..Sixes reach the threshold (0: none)."))
     upper_bonus_threshold = param.Integer(default=63, bounds=(0, 105), step=1)
     yahtzee_bonus = param.Integer(default=100, bounds=(0, 500), step=50,
-                                  doc="Bonus for each further Yahtzee once the box holds 50.")
-    joker = param.Boolean(default=True, doc="Forced joker rule for further Yahtzees.")
+                                  doc=N_("Bonus for each further Yahtzee once the box holds 50."))
+    joker = param.Boolean(default=True, doc=N_("Forced joker rule for further Yahtzees."))
     filled_box_wastes_round = param.Boolean(
-        default=False, doc="Seed 004's console: naming a filled box wastes the round.")
+        default=False, doc=N_("Seed 004's console: naming a filled box wastes the round."))
 
 
 SETTINGS: dict[str, type[Settings]] = {

@@ -443,8 +443,8 @@ def test_own_turn_says_your_turn_and_the_winner_you(backend):
     a, b = RoomPlay(service, room, ann), RoomPlay(service, room, bob)
     mine, other = (a, b) if a.game.current_player == a.seat else (b, a)
     assert banner(mine)[0] == "YOUR TURN" and banner(mine)[2] == "you"
-    name = mine.game.names[mine.seat].upper()
-    assert banner(other)[0] == f"{name}'S TURN"
+    name = mine.game.names[mine.seat]
+    assert banner(other)[0] == f"{name}'s TURN"   # the name as typed (issue 18)
 
 
 def test_rematch_in_the_same_room_with_the_same_seats(backend):

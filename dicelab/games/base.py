@@ -21,6 +21,9 @@ from ..actions import Action, action_from_json, coerce
 from ..actions import to_json as action_to_json
 from ..dice import new_rng, roll
 from ..errors import RuleError
+from ..i18n import L_, Joined, Msg, Text
+from ..names import is_you as _is_you
+from ..names import seat_name, variant_name
 from ..settings import Settings
 
 MAX_SEATS = 8
@@ -31,12 +34,12 @@ MAX_ACTIONS = 200_000      # a saved game replays in seconds (long Bones games s
 MAX_SAVED_BYTES = 20_000_000
 
 
-def check_seed(seed: Any, what: str = "a seed", why: str = "") -> int:
+def check_seed(seed: Any, what: Any = None, why: Any = "") -> int:
     """A seed is a whole number from 0 to 2**64 - 1 (numpy's generators take any of them)."""
     if (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
             or not 0 <= seed < MAX_SEED):
-        raise RuleError(f"{what} is a whole number from 0 to 2**64 - 1, got {seed!r}"[:200]
-                        + why)
+        raise RuleError(L_("{what} is a whole number from 0 to 2**64 - 1, got {value}{why}",
+                           what=L_("a seed") if what is None else what, value=repr(seed)[:150], why=why))
     return int(seed)
 
 
@@ -48,7 +51,8 @@ def check_name_chars(name: str) -> None:
         # Cf: invisible format characters (bidi overrides spoof names) except the zero-width
         # joiner that emoji sequences need
         if ch not in " \t" and (cat in ("Cc", "Cs", "Co") or (cat == "Cf" and ch != "\u200d")):
-            raise RuleError(f"a name may not hold control characters (U+{ord(ch):04X})")
+            code = "U+%04X" % ord(ch)
+            raise RuleError(L_("a name may not hold control characters ({char})", char=code))
 
 
 @dataclass(frozen=True)
@@ -62,24 +66,32 @@ class Seat:
 
     def __post_init__(self):
         if not isinstance(self.name, str):
-            raise RuleError(f"a name is text, got {self.name!r}")
+            raise RuleError(L_("a name is text, got {value}", value=repr(self.name)[:150]))
         if len(self.name) > 4 * MAX_NAME:  # refuse huge input before looking at each character
-            raise RuleError(f"a name has at most {MAX_NAME} characters, got {len(self.name)}")
+            raise RuleError(L_("a name has at most {most} characters, got {n}", most=MAX_NAME,
+                               n=len(self.name)))
         check_name_chars(self.name)
         name = " ".join(self.name.split())
         if not name:
-            raise RuleError("a seat needs a name")
+            raise RuleError(L_("a seat needs a name"))
         if len(name) > MAX_NAME:
-            raise RuleError(f"a name has at most {MAX_NAME} characters, got {len(name)}")
+            raise RuleError(L_("a name has at most {most} characters, got {n}", most=MAX_NAME,
+                               n=len(name)))
         object.__setattr__(self, "name", name)
         if self.strategy is not None and not isinstance(self.strategy, str):
-            raise RuleError(f"a computer's strategy is a name, got {self.strategy!r}"[:200])
+            raise RuleError(L_("a computer's strategy is a name, got {value}",
+                               value=repr(self.strategy)[:150]))
         if self.strategy is None and self.player is not None:
             object.__setattr__(self, "strategy", getattr(self.player, "spec", None))
 
     @property
     def is_computer(self) -> bool:
         return self.player is not None or self.strategy is not None
+
+    @property
+    def shown_name(self) -> str | Msg:
+        """The name as shown (see :func:`seat_name`)."""
+        return seat_name(self.name)
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "strategy": self.strategy}
@@ -91,8 +103,14 @@ class Event:
 
     kind: str
     seat: int | None
-    text: str
+    # a Text: its characters are English, str()/f-strings show the reader's language (a
+    # network room shows one game to people of several languages)
+    text: Text
     data: dict = field(default_factory=dict, compare=False)
+
+    def __post_init__(self):
+        if isinstance(self.text, Msg):
+            object.__setattr__(self, "text", Text(self.text))
 
 
 class GameView:
@@ -100,7 +118,7 @@ class GameView:
 
     __slots__ = ("_game",)
 
-    def __init__(self, game: "Game"):
+    def __init__(self, game: Game):
         object.__setattr__(self, "_game", game)
 
     def __getattr__(self, name):
@@ -137,7 +155,8 @@ def make_seat(spec: Any) -> Seat:
         return Seat(spec.get("name", ""), strategy=spec.get("strategy"))
     if isinstance(spec, (tuple, list)) and len(spec) == 2:
         return Seat(spec[0], player=spec[1])
-    raise RuleError(f"a seat is a name, a Seat, or (name, player); got {spec!r}")
+    raise RuleError(L_("a seat is a name, a Seat, or (name, player); got {value}",
+                       value=repr(spec)[:150]))
 
 
 class Game(param.Parameterized):
@@ -148,37 +167,40 @@ class Game(param.Parameterized):
     min_seats: ClassVar[int] = 1
     rolloff_dice: ClassVar[int] = 1
 
-    settings = param.ClassSelector(class_=Settings, constant=True, doc="The rules in force.")
-    seats = param.List(constant=True, doc="The seats in play order.")
-    seed = param.Integer(constant=True, doc="Seed of the game's random generator.")
+    # i18n: the docs below are for programmers (help() in a notebook), not shown in the app
+    settings = param.ClassSelector(class_=Settings, constant=True,
+                                   doc="The rules in force.")  # i18n: not shown
+    seats = param.List(constant=True, doc="The seats in play order.")  # i18n: not shown
+    seed = param.Integer(constant=True,
+                         doc="Seed of the game's random generator.")  # i18n: not shown
     state = param.Parameter(doc="The whole state of play: an immutable value (set anew by every "
-                            "apply: views of the game watch it).")
+                            "apply: views of the game watch it).")  # i18n: not shown
     pace = param.Number(default=None, allow_None=True, bounds=(0, 60), doc="Seconds between "
                         "computer actions when play_computers() runs inside an event loop (a "
-                        "notebook cell), so views show each one; None: all at once.")
+                        "notebook cell), so views show each one; None: all at once.")  # i18n: not shown
 
-    def __init__(self, seats=("Player 1",), settings: Settings | dict | None = None,
+    def __init__(self, seats=("Player 1",),  # i18n: not shown (a name, stored as given)
+                 settings: Settings | dict | None = None,
                  seed: int | None = None, **setting_values):
         if isinstance(settings, dict):
             settings = self.Settings.from_dict({**settings, **setting_values})
         elif settings is None:
             settings = self.Settings(**setting_values)
         elif setting_values:
-            raise RuleError("give settings either as an object or as keywords, not both")
+            raise RuleError(L_("give settings either as an object or as keywords, not both"))
         else:
             settings = settings.copy()
         if not isinstance(settings, self.Settings):
-            raise RuleError(f"{self.variant} needs {self.Settings.__name__}, got "
+            raise RuleError(f"{self.variant} needs {self.Settings.__name__}, got "  # i18n: not shown
                             f"{type(settings).__name__}")
         if isinstance(seats, (str, bytes, dict)) or not isinstance(seats, (list, tuple)):
-            raise RuleError(f"seats are a list of names or Seats, got {seats!r}"[:200])
-        if len(seats) > MAX_SEATS:
-            raise RuleError(f"{self.variant} is played by {self.min_seats} to {MAX_SEATS} "
-                            f"players, got {len(seats)}")
+            raise RuleError(L_("seats are a list of names or Seats, got {value}",
+                               value=repr(seats)[:150]))
+        if len(seats) > MAX_SEATS or not self.min_seats <= len(seats):
+            raise RuleError(L_("{game} is played by {least} to {most} players, got {n}",
+                               game=variant_name(self.variant), least=self.min_seats,
+                               most=MAX_SEATS, n=len(seats)))
         seats = [make_seat(s) for s in seats]
-        if not self.min_seats <= len(seats) <= MAX_SEATS:
-            raise RuleError(f"{self.variant} is played by {self.min_seats} to {MAX_SEATS} "
-                            f"players, got {len(seats)}")
         if seed is None:
             seed = secrets.randbits(63)
         check_seed(seed)
@@ -192,12 +214,15 @@ class Game(param.Parameterized):
         self.history: list[Event] = []
         self.rolloff, starter = self._seating_rolloff()
         self._state = self.state = self._initial_state(starter)
-        rounds = "; tie, again: ".join(
-            ", ".join(f"{self._seats[i].name} {'+'.join(map(str, r))}" for i, r in rnd.items())
-            for rnd in self.rolloff)
-        self.history.append(Event("rolloff", starter, f"Seating roll-off: {rounds}; "
-                                  f"first turn: {self._seats[starter].name}.",
-                                  {"rolls": self.rolloff}))
+        rounds: Any = None
+        for rnd in self.rolloff:
+            rolls = Joined([Joined([self._shown(i), "+".join(map(str, r))], " ")
+                            for i, r in rnd.items()])
+            rounds = rolls if rounds is None else L_("{before}; tie, again: {again}",
+                                                     before=rounds, again=rolls)
+        self.history.append(Event("rolloff", starter, L_(
+            "Seating roll-off: {rolls}; first turn: {name}.", rolls=rounds,
+            name=self._shown(starter)), {"rolls": self.rolloff}))
 
     # ----- the state API --------------------------------------------------------------------
     @property
@@ -254,7 +279,7 @@ class Game(param.Parameterized):
         """Apply one action (an Action, its JSON dict or its text form); return what happened."""
         action = coerce(action)
         if self.is_over:
-            raise RuleError("the game is over: no more actions")
+            raise RuleError(L_("the game is over: no more actions"))
         snapshot = self._rng.bit_generator.state
         try:
             state, events = self._transition(self._state, action)
@@ -278,7 +303,8 @@ class Game(param.Parameterized):
         if seat.player is None:
             if seat.strategy is None:
                 return None
-            raise RuleError(f"{seat.name} plays strategy {seat.strategy!r}, which is not loaded")
+            raise RuleError(L_("{name} plays strategy {strategy}, which is not loaded",
+                               name=seat.shown_name, strategy=repr(seat.strategy)))
         player = seat.player
         act = player if callable(player) and not hasattr(player, "act") else player.act
         return coerce(act(self.view()))
@@ -333,22 +359,22 @@ class Game(param.Parameterized):
     def to_json(self, **kw) -> str:
         return json.dumps(self.to_dict(), **kw)
 
-    def replay(self, n: int | None = None) -> "Game":
+    def replay(self, n: int | None = None) -> Game:
         """A new game with the same seats, settings and seed, after the first n actions."""
         game = type(self)(self.seats, self.settings, self.seed)
         for action in self.actions[:n]:
             game.apply(action)
         return game
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         return self.replay()
 
-    def continued(self, seats, seed: int) -> "Game":
+    def continued(self, seats, seed: int) -> Game:
         """A new game that goes on from this one's state with other seats (same number) and
         a fresh random generator: for play-outs from here (no history, no actions)."""
         game = type(self)(seats, self.settings, seed)
         if game.n_seats != self.n_seats:
-            raise RuleError(f"continued: {self.n_seats} seats, got {game.n_seats}")
+            raise RuleError(f"continued: {self.n_seats} seats, got {game.n_seats}")  # i18n: not shown
         game._state = game.state = self._state
         game.history = []
         return game
@@ -380,18 +406,13 @@ class Game(param.Parameterized):
     def _name(self, seat: int) -> str:
         return self._seats[seat].name
 
-    def _says(self, seat: int, verb: str) -> str:
-        """"Ann stands" / "You stand" (``verb`` as for Ann: "stands", "has", "is")."""
-        return says(self._name(seat), verb)
+    def _you(self, seat: int) -> bool:
+        """Whether sentences about ``seat`` speak to it ("You stand." / "Ann stands."): every
+        event has a whole message for each, as verbs and possessives differ in each language."""
+        return _is_you(self._seats[seat].name)
 
-    def _verb(self, seat: int, verb: str) -> str:
-        """The verb alone, agreeing with the seat ("... and wins" / "... and win")."""
-        return agree(self._name(seat), verb)
-
-    def _possessive(self, seat: int) -> str:
-        """"Ann's" / "your"."""
-        name = self._name(seat)
-        return "your" if _is_you(name) else f"{name}'s"
+    def _shown(self, seat: int) -> str | Msg:
+        return self._seats[seat].shown_name
 
     def _initial_state(self, starter: int):
         raise NotImplementedError
@@ -413,28 +434,6 @@ class Game(param.Parameterized):
                 f"actions={len(self.actions)}{' over' if self.is_over else ''}>")
 
 
-def _is_you(name: str) -> bool:
-    return " ".join(str(name).split()).lower() == "you"
-
-
-_IRREGULAR = {"has": "have", "is": "are", "does": "do", "goes": "go"}
-
-
-def agree(name: str, verb: str) -> str:
-    """``verb`` as written for Ann ("stands", "has", "reaches") in agreement with ``name``: a
-    seat named "You" takes the plural form ("stand", "have", "reach")."""
-    if not _is_you(name):
-        return verb
-    if verb in _IRREGULAR:
-        return _IRREGULAR[verb]
-    if verb.endswith(("ches", "shes", "sses", "xes", "zzes")):
-        return verb[:-2]
-    return verb[:-1] if verb.endswith("s") else verb
-
-
-def says(name: str, verb: str) -> str:
-    """"Ann stands" / "You stand"."""
-    return f"{name} {agree(name, verb)}"
 
 
 GAMES: dict[str, type[Game]] = {}
@@ -445,9 +444,11 @@ def register(cls: type[Game]) -> type[Game]:
     return cls
 
 
-def new_game(variant: str, seats=("Player 1",), settings=None, seed=None, **setting_values) -> Game:
+def new_game(variant: str, seats=("Player 1",),  # i18n: not shown (a name, stored as given)
+             settings=None, seed=None, **setting_values) -> Game:
     if not isinstance(variant, str) or variant not in GAMES:
-        raise RuleError(f"unknown variant {variant!r}; the variants are {', '.join(GAMES)}")
+        raise RuleError(L_("unknown variant {variant}; the variants are {variants}",
+                           variant=repr(variant)[:60], variants=", ".join(GAMES)))
     return GAMES[variant](seats, settings, seed, **setting_values)
 
 
@@ -457,19 +458,23 @@ SAVED_KEYS = {"dicelab", "variant", "settings", "seats", "seed", "actions"}
 def _check_saved(data: Any) -> None:
     """The whole saved document's schema, types and sizes, before anything is replayed."""
     if not isinstance(data, dict) or data.get("dicelab") != FORMAT:
-        raise RuleError(f"not a saved dicelab game (format {FORMAT})")
+        raise RuleError(L_("not a saved dicelab game (format {format})", format=FORMAT))
     if set(data) != SAVED_KEYS:
         missing, extra = SAVED_KEYS - set(data), set(data) - SAVED_KEYS
-        raise RuleError("malformed saved game: " + "; ".join(
-            ([f"missing {', '.join(sorted(missing))}"] if missing else [])
-            + ([f"unknown key(s) {', '.join(sorted(map(str, extra)))}"[:200]] if extra else [])))
+        found = []
+        if missing:
+            found.append(L_("missing {keys}", keys=", ".join(sorted(missing))))
+        if extra:
+            found.append(L_("unknown key(s) {keys}",
+                            keys=", ".join(sorted(map(str, extra)))[:180]))
+        raise RuleError(L_("malformed saved game: {problems}", problems=Joined(found, "; ")))
     variant = data["variant"]
     if not isinstance(variant, str) or variant not in GAMES:
-        raise RuleError(f"saved game: unknown variant {variant!r}; the variants are "
-                        f"{', '.join(GAMES)}"[:300])
+        raise RuleError(L_("saved game: unknown variant {variant}; the variants are {variants}",
+                           variant=repr(variant)[:200], variants=", ".join(GAMES)))
     settings = data["settings"]
     if not isinstance(settings, dict) or len(settings) > 20:
-        raise RuleError("saved game: settings are a mapping of at most 20 names")
+        raise RuleError(L_("saved game: settings are a mapping of at most {n} names", n=20))
     for k, v in settings.items():
         ok = isinstance(v, (str, int, float, bool)) and not (isinstance(v, str) and len(v) > 40)
         if k == "pits":
@@ -477,27 +482,32 @@ def _check_saved(data: Any) -> None:
                 isinstance(p, list) and len(p) == 2
                 and all(isinstance(x, (int, float)) for x in p) for p in v)
         if not isinstance(k, str) or not ok:
-            raise RuleError(f"saved game: setting {k!r} has a malformed value"[:200])
+            raise RuleError(L_("saved game: setting {name} has a malformed value",
+                               name=repr(k)[:150]))
     seats = data["seats"]
     if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_SEATS:
-        raise RuleError(f"saved game: seats are a list of 1 to {MAX_SEATS} players")
+        raise RuleError(L_("saved game: seats are a list of 1 to {most} players",
+                           most=MAX_SEATS))
     for seat in seats:
         if (not isinstance(seat, dict) or not set(seat) <= {"name", "strategy"}
                 or not isinstance(seat.get("name"), str)
                 or not isinstance(seat.get("strategy"), (str, type(None)))):
-            raise RuleError(f"saved game: a seat is {{'name': text, 'strategy': name or null}}, "
-                            f"got {seat!r}"[:300])
-    check_seed(data["seed"], "saved game: the seed", " (a game replays only from its own seed)")
+            raise RuleError(L_("saved game: a seat is {form}, got {value}",
+                               form="{'name': text, 'strategy': name or null}",
+                               value=repr(seat)[:200]))
+    check_seed(data["seed"], L_("saved game: the seed"),
+               L_(" (a game replays only from its own seed)"))
     actions = data["actions"]
     if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:
-        raise RuleError(f"saved game: actions are a list of at most {MAX_ACTIONS}")
+        raise RuleError(L_("saved game: actions are a list of at most {most}",
+                           most=str(MAX_ACTIONS)))
     for a in actions:
         if not isinstance(a, dict) or len(a) > 3 or not all(
                 isinstance(k, str) and (isinstance(v, (str, int))
                                         or (isinstance(v, list) and len(v) <= 5
                                             and all(isinstance(x, int) for x in v)))
                 for k, v in a.items()):
-            raise RuleError(f"saved game: malformed action {a!r}"[:300])
+            raise RuleError(L_("saved game: malformed action {value}", value=repr(a)[:250]))
 
 
 def load_game(data: str | dict[str, Any], players=None) -> Game:
@@ -505,11 +515,12 @@ def load_game(data: str | dict[str, Any], players=None) -> Game:
     (default: the dicelab.players registry). The whole document is checked first."""
     if isinstance(data, (str, bytes)):
         if len(data) > MAX_SAVED_BYTES:
-            raise RuleError(f"a saved game is at most {MAX_SAVED_BYTES // 1_000_000} MB")
+            raise RuleError(L_("a saved game is at most {n} MB", n=MAX_SAVED_BYTES // 1_000_000))
         try:
             data = json.loads(data)
         except (ValueError, RecursionError) as exc:  # JSONDecodeError, bad UTF-8, deep nesting
-            raise RuleError(f"not a saved dicelab game: {str(exc)[:200]}") from None
+            raise RuleError(L_("not a saved dicelab game: {reason}",
+                               reason=str(exc)[:200])) from None
     _check_saved(data)
     variant = data["variant"]
     seats = []

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..i18n import L_
 from ..rules import bones as rules
 from ..rules import fivedice as turn
 from ..settings import BonesSettings
@@ -23,7 +24,7 @@ class BonesGame(FiveDiceGame):
     variant = "bones"
     Settings = BonesSettings
     State = BonesState
-    rule_name = "Bones"
+    rule_name = L_("Bones")
 
     def score_roll(self, dice):
         return rules.score(dice, self.config.preset)
@@ -37,24 +38,30 @@ class BonesGame(FiveDiceGame):
     def stand_requirement(self, state, seat):
         goal, need = turn.stand_goal(self.turn_rules, state.totals[seat], state.on_board[seat])
         if goal == "stand":
-            return need, "Bones", "stand"
-        return need, f"Bones: to get on the board a turn needs {need}", "get on the board"
+            return need, self.rule_name, "stand"
+        return (need, L_("Bones: to get on the board a turn needs {need}", need=str(need)),
+                "get on the board")  # i18n: not shown (the goal is a key)
 
     def _bank(self, state, seat):
         after, _ = turn.stand(self.turn_rules, self.standing(state, seat), state.turn_total)
         total = after.total
-        name = self._name(seat)
-        events = [Event("stand", seat, f"{self._says(seat, 'stands')} and "
-                        f"{self._verb(seat, 'banks')} {state.turn_total}: total {total:,}.",
-                        {"banked": state.turn_total, "total": total})]
+        you, name, banked = self._you(seat), self._shown(seat), str(state.turn_total)
+        text = (L_("You stand and bank {banked}: total {total}.", banked=banked, total=total)
+                if you else L_("{name} stands and banks {banked}: total {total}.", name=name,
+                               banked=banked, total=total))
+        events = [Event("stand", seat, text, {"banked": state.turn_total, "total": total})]
         state = evolve(state, totals=_put(state.totals, seat, total),
                         on_board=_put(state.on_board, seat, after.on_board),
                         reached_at=_put(state.reached_at, seat, state.turn))
         if state.final_from is None and total >= self.config.target:
             state = evolve(state, final_from=seat)
             if self.n_seats > 1:
-                events.append(Event("final", seat, f"{name} reached {self.config.target:,}: "
-                                    "every other player gets one final turn.", {}))
+                target = self.config.target
+                events.append(Event("final", seat, L_(
+                    "You reached {target}: every other player gets one final turn.",
+                    target=target) if you else L_(
+                    "{name} reached {target}: every other player gets one final turn.",
+                    name=name, target=target), {}))
         return state, events
 
     def _after_turn(self, state, seat):

@@ -13,6 +13,7 @@ from typing import ClassVar
 from ..actions import Action, Roll, Stand
 from ..dice import roll
 from ..errors import RuleError
+from ..i18n import L_, Ln_, Msg
 from ..rules import fivedice as turn
 from ..rules.common import RollScore
 from .base import Event, Game, evolve
@@ -42,7 +43,7 @@ class FiveDiceGame(Game):
     """Roll / Stand flow for five dice; variants override the hooks below."""
 
     hot_dice_compulsory: ClassVar[bool] = False
-    rule_name: ClassVar[str] = ""
+    rule_name: ClassVar[Msg | str] = ""  # the variant's name in messages (lazy)
 
     @cached_property
     def turn_rules(self) -> turn.FiveDiceRules:
@@ -60,12 +61,13 @@ class FiveDiceGame(Game):
     def choose_keepers(self) -> bool:
         return False
 
-    def stand_requirement(self, state, seat: int) -> tuple[int, str, str]:
-        """(turn total ``seat`` needs to stand now, the rule's words, its goal in a few words:
-        "get on the board", "open", "climb out of the pit", "win from the barrel", "stand")."""
+    def stand_requirement(self, state, seat: int) -> tuple[int, Msg, str]:
+        """(turn total ``seat`` needs to stand now, the rule's words (a lazy Msg), its goal as a
+        key in English words: "get on the board", "open", "climb out of the pit", "win from
+        the barrel", "stand"; callers word a whole sentence for each goal)."""
         raise NotImplementedError
 
-    def stand_minimum(self, state, seat: int) -> tuple[int, str]:
+    def stand_minimum(self, state, seat: int) -> tuple[int, Msg]:
         """The turn total ``seat`` needs to stand now, and the rule that sets it."""
         return self.stand_requirement(state, seat)[:2]
 
@@ -84,7 +86,7 @@ class FiveDiceGame(Game):
         n = self.n_seats
         return self.State(current=starter, totals=(0,) * n, on_board=(False,) * n)
 
-    def need_to_stand(self) -> tuple[int, str]:
+    def need_to_stand(self) -> tuple[int, Msg]:
         """(turn total needed to stand, the rule's words) for the player on turn."""
         return self.stand_minimum(self._state, self._state.current)
 
@@ -129,49 +131,60 @@ class FiveDiceGame(Game):
         if keep is None:
             return state
         if state.phase != "decide" or not state.dice:
-            raise RuleError(f"{self.rule_name}: there is no roll to set dice aside from yet")
+            raise RuleError(L_("{game}: there is no roll to set dice aside from yet",
+                               game=self.rule_name))
         if not self.choose_keepers():
-            raise RuleError(f"{self.rule_name}: all counting dice are kept automatically "
-                            f"(choose_keepers is off)")
+            raise RuleError(L_("{game}: all counting dice are kept automatically "
+                               "(choose_keepers is off)", game=self.rule_name))
         if not keep:
-            raise RuleError("choose_keepers: set aside at least one counting die")
+            raise RuleError(L_("choose_keepers: set aside at least one counting die"))
         if keep[-1] >= len(state.dice):
-            raise RuleError(f"choose_keepers: the last roll has {len(state.dice)} dice")
+            raise RuleError(Ln_("choose_keepers: the last roll has {n} die",
+                                "choose_keepers: the last roll has {n} dice", len(state.dice)))
         values = tuple(state.dice[p] for p in keep)
         sc = self.score_roll(values)
         if sc.counting != len(values):
             bad = len(values) - sc.counting
-            raise RuleError(f"choose_keepers: only counting dice or whole groups may be set "
-                            f"aside; in {' '.join(map(str, values))}, {bad} "
-                            f"{'die does' if bad == 1 else 'dice do'} not count")
+            raise RuleError(Ln_("choose_keepers: only counting dice or whole groups may be set "
+                                "aside; in {dice}, {n} die does not count",
+                                "choose_keepers: only counting dice or whole groups may be set "
+                                "aside; in {dice}, {n} dice do not count", bad,
+                                dice=" ".join(map(str, values))))
         left = len(state.dice) - len(keep)
         return evolve(state, turn_total=state.before_total + sc.points,
                        kept=state.before_kept + values, dice_left=left or 5, hot_dice=left == 0)
 
     def _transition(self, state, action: Action):
         if state.winner is not None:
-            raise RuleError("the game is over: no more actions")
+            raise RuleError(L_("the game is over: no more actions"))
         seat = state.current
         if isinstance(action, Roll):
             return self._roll(self._with_keep(state, action.keep), seat)
         if isinstance(action, Stand):
             return self._stand(self._with_keep(state, action.keep), seat)
-        raise RuleError(f"{self.rule_name} has two actions, roll and stand; not {action!r}")
+        raise RuleError(L_("{game} has two actions, roll and stand; not {action}",
+                           game=self.rule_name, action=repr(action)))
 
     def _roll(self, state, seat: int):
         if state.phase == "decide" and not state.dice:
-            raise RuleError("internal: decide without a roll")  # pragma: no cover
+            raise AssertionError("internal: decide without a roll")  # pragma: no cover
         kept = () if state.hot_dice else state.kept
         n = state.dice_left
         dice = roll(self._rng, n)
         sc = self.score_roll(dice)
-        name = self._name(seat)
+        you, name = self._you(seat), self._shown(seat)
         shown = " ".join(map(str, dice))
         if sc.bust:
             lost = state.turn_total
-            events = [Event("bust", seat, f"{name} rolled {shown}: no counting die, bust"
-                            + (f" (loses {lost})" if lost else "") + ".",
-                            {"dice": dice, "mask": sc.mask, "lost": lost})]
+            if lost:
+                text = (L_("You rolled {dice}: no counting die, bust (loses {lost}).",
+                           dice=shown, lost=str(lost)) if you else
+                        L_("{name} rolled {dice}: no counting die, bust (loses {lost}).",
+                           name=name, dice=shown, lost=str(lost)))
+            else:
+                text = (L_("You rolled {dice}: no counting die, bust.", dice=shown) if you else
+                        L_("{name} rolled {dice}: no counting die, bust.", name=name, dice=shown))
+            events = [Event("bust", seat, text, {"dice": dice, "mask": sc.mask, "lost": lost})]
             state = evolve(state, dice=dice, counting=sc.mask, roll_points=0, kept=kept,
                             turn_total=0)
             state, more = self._bust(state, seat)
@@ -184,24 +197,52 @@ class FiveDiceGame(Game):
                       turn_total=state.turn_total + sc.points,
                       before_total=state.turn_total, before_kept=kept,
                       phase="roll" if hot and self.hot_dice_compulsory else "decide")
-        text = (f"{name} rolled {shown}: {sc.points} from {sc.counting} "
-                f"counting {'die' if sc.counting == 1 else 'dice'}, turn total {new.turn_total}")
-        if hot:
-            text += "; hot dice, all five may be rolled again" if not self.hot_dice_compulsory \
-                else "; hot dice, all five must be rolled again"
-        return new, [Event("roll", seat, text + ".",
+        # English numbers of events stay as they were (ungrouped), so no language groups them
+        n, values = sc.counting, {"dice": shown, "points": str(sc.points),
+                                  "total": str(new.turn_total)}
+        if not hot:
+            text = (Ln_("You rolled {dice}: {points} from {n} counting die, turn total {total}.",
+                        "You rolled {dice}: {points} from {n} counting dice, turn total "
+                        "{total}.", n, **values) if you else
+                    Ln_("{name} rolled {dice}: {points} from {n} counting die, turn total "
+                        "{total}.", "{name} rolled {dice}: {points} from {n} counting dice, "
+                        "turn total {total}.", n, name=name, **values))
+        elif not self.hot_dice_compulsory:
+            text = (Ln_("You rolled {dice}: {points} from {n} counting die, turn total {total}; "
+                        "hot dice, all five may be rolled again.",
+                        "You rolled {dice}: {points} from {n} counting dice, turn total "
+                        "{total}; hot dice, all five may be rolled again.", n, **values)
+                    if you else
+                    Ln_("{name} rolled {dice}: {points} from {n} counting die, turn total "
+                        "{total}; hot dice, all five may be rolled again.",
+                        "{name} rolled {dice}: {points} from {n} counting dice, turn total "
+                        "{total}; hot dice, all five may be rolled again.", n, name=name,
+                        **values))
+        else:
+            text = (Ln_("You rolled {dice}: {points} from {n} counting die, turn total {total}; "
+                        "hot dice, all five must be rolled again.",
+                        "You rolled {dice}: {points} from {n} counting dice, turn total "
+                        "{total}; hot dice, all five must be rolled again.", n, **values)
+                    if you else
+                    Ln_("{name} rolled {dice}: {points} from {n} counting die, turn total "
+                        "{total}; hot dice, all five must be rolled again.",
+                        "{name} rolled {dice}: {points} from {n} counting dice, turn total "
+                        "{total}; hot dice, all five must be rolled again.", n, name=name,
+                        **values))
+        return new, [Event("roll", seat, text,
                            {"dice": dice, "mask": sc.mask, "points": sc.points,
                             "counting": sc.counting})]
 
     def _stand(self, state, seat: int):
         if state.phase == "roll":
             if state.hot_dice and self.hot_dice_compulsory:
-                raise RuleError(f"{self.rule_name}: after hot dice all five must be rolled again")
-            raise RuleError("a turn begins with a roll: you may not stand before rolling")
+                raise RuleError(L_("{game}: after hot dice all five must be rolled again",
+                                   game=self.rule_name))
+            raise RuleError(L_("a turn begins with a roll: you may not stand before rolling"))
         need, rule = self.stand_minimum(state, seat)
         if state.turn_total < need:
-            raise RuleError(f"{rule}: you need a turn total of {need} to stand, "
-                            f"you have {state.turn_total}")
+            raise RuleError(L_("{rule}: you need a turn total of {need} to stand, you have "
+                               "{have}", rule=rule, need=str(need), have=str(state.turn_total)))
         state, events = self._bank(state, seat)
         return self._end_turn(state, seat), events
 

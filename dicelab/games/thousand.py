@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..i18n import L_, Ln_
 from ..rules import fivedice as turn
 from ..rules import thousand as rules
 from ..settings import ThousandSettings
@@ -25,7 +26,7 @@ class ThousandGame(FiveDiceGame):
     Settings = ThousandSettings
     State = ThousandState
     hot_dice_compulsory = True
-    rule_name = "Thousand"
+    rule_name = L_("Thousand")
 
     def score_roll(self, dice):
         return rules.score(dice)
@@ -54,57 +55,90 @@ class ThousandGame(FiveDiceGame):
         total = state.totals[seat]
         goal, need = turn.stand_goal(self.turn_rules, total, state.on_board[seat],
                                      state.on_barrel[seat])
+        # the goals are keys in English words (callers word a sentence for each)
         if goal == "open":
-            return need, f"Thousand opening: a first stand needs {s.opening}", "open"
+            return need, L_("Thousand opening: a first stand needs {opening}",
+                            opening=str(s.opening)), "open"
         if goal == "barrel":
-            return (need, f"Thousand barrel: from the barrel only a turn reaching {s.target} "
-                    "may stand", "win from the barrel")
+            return (need, L_("Thousand barrel: from the barrel only a turn reaching {target} "
+                             "may stand", target=str(s.target)),
+                    "win from the barrel")  # i18n: not shown
         if goal == "pit":
-            return (need, f"Thousand pit: from {total} a stand must climb out of the pit to "
-                    f"{total + need}", "climb out of the pit")
-        return need, "Thousand", "stand"
+            return (need, L_("Thousand pit: from {total} a stand must climb out of the pit to "
+                             "{to}", total=str(total), to=str(total + need)),
+                    "climb out of the pit")  # i18n: not shown
+        return need, self.rule_name, "stand"
 
     def _bank(self, state, seat):
         s = self.config
-        name = self._name(seat)
+        you, name = self._you(seat), self._shown(seat)
         after, won = turn.stand(self.turn_rules, self.standing(state, seat), state.turn_total)
         total = after.total
-        text = f"{self._says(seat, 'stands')} with {state.turn_total}"
+        # numbers as the English texts always showed them (ungrouped: "total 1000")
+        v = {"banked": str(state.turn_total), "total": str(total)}
         state = self._with_standing(state, seat, after)
         if won:
+            text = (L_("You stand with {banked}: {total} — You win!", **v) if you else
+                    L_("{name} stands with {banked}: {total} — {name} wins!", name=name, **v))
             return evolve(state, winner=seat, phase="over"), [
-                Event("win", seat, f"{text}: {total} — {self._says(seat, 'wins')}!", {"total": total})]
+                Event("win", seat, text, {"total": total})]
         if after.on_barrel:
-            return state, [Event("barrel", seat, f"{text}: on the barrel at {s.barrel}; "
-                                 f"{s.barrel_attempts} turns to reach {s.target}.",
-                                 {"total": s.barrel})]
+            n, b = s.barrel_attempts, {"barrel": str(s.barrel), "target": str(s.target)}
+            text = (Ln_("You stand with {banked}: on the barrel at {barrel}; {n} turns to reach "
+                        "{target}.", "You stand with {banked}: on the barrel at {barrel}; {n} "
+                        "turns to reach {target}.", n, banked=v["banked"], **b) if you else
+                    Ln_("{name} stands with {banked}: on the barrel at {barrel}; {n} turns to "
+                        "reach {target}.", "{name} stands with {banked}: on the barrel at "
+                        "{barrel}; {n} turns to reach {target}.", n, name=name,
+                        banked=v["banked"], **b))
+            return state, [Event("barrel", seat, text, {"total": s.barrel})]
         pit = self.pit(total)
-        return state, [Event("stand", seat, f"{text}: total {total}"
-                             + (f" (in the pit {pit[0]}-{pit[1]})" if pit else "") + ".",
+        if pit:
+            p = {"low": str(pit[0]), "high": str(pit[1])}
+            text = (L_("You stand with {banked}: total {total} (in the pit {low}-{high}).", **v,
+                       **p) if you else
+                    L_("{name} stands with {banked}: total {total} (in the pit {low}-{high}).",
+                       name=name, **v, **p))
+        else:
+            text = (L_("You stand with {banked}: total {total}.", **v) if you else
+                    L_("{name} stands with {banked}: total {total}.", name=name, **v))
+        return state, [Event("stand", seat, text,
                              {"banked": state.turn_total, "total": total})]
 
     def _bust(self, state, seat):
         s = self.config
-        name = self._name(seat)
+        you, name = self._you(seat), self._shown(seat)
         before = self.standing(state, seat)
         after = turn.bust(self.turn_rules, before)
         state = self._with_standing(state, seat, after)
         if before.on_barrel:
             tries = before.barrel_turns + 1
             if after.on_barrel:
-                return state, [Event("barrel_attempt", seat, f"{name}: barrel attempt {tries} "
-                                     f"of {s.barrel_attempts} failed.", {"attempt": tries})]
-            return state, [Event("fall", seat, f"{self._says(seat, 'falls')} off the barrel "
-                                 f"after {tries} "
-                                 f"attempts: -{s.barrel_fall}, total {after.total}.",
-                                 {"total": after.total})]
+                return state, [Event("barrel_attempt", seat, L_(
+                    "{name}: barrel attempt {attempt} of {attempts} failed.", name=name,
+                    attempt=tries, attempts=s.barrel_attempts), {"attempt": tries})]
+            f = {"fall": str(s.barrel_fall), "total": str(after.total)}
+            text = (Ln_("You fall off the barrel after {n} attempts: -{fall}, total {total}.",
+                        "You fall off the barrel after {n} attempts: -{fall}, total {total}.",
+                        tries, **f) if you else
+                    Ln_("{name} falls off the barrel after {n} attempts: -{fall}, total "
+                        "{total}.", "{name} falls off the barrel after {n} attempts: -{fall}, "
+                        "total {total}.", tries, name=name, **f))
+            return state, [Event("fall", seat, text, {"total": after.total})]
         bolts = before.bolts + 1
-        events = [Event("bolt", seat, f"{self._says(seat, 'gets')} a bolt ({bolts} in a row).",
-                        {"bolts": bolts})]
+        events = [Event("bolt", seat, L_("You get a bolt ({bolts} in a row).", bolts=bolts)
+                        if you else L_("{name} gets a bolt ({bolts} in a row).", name=name,
+                                       bolts=bolts), {"bolts": bolts})]
         if after.bolts == 0 and s.bolt_penalty:  # the count starts again after a penalty
-            events.append(Event("penalty", seat, f"{self._says(seat, 'loses')} {s.bolt_penalty} for "
-                                f"{s.bolts_per_penalty} bolts in a row: total {after.total}.",
-                                {"total": after.total}))
+            n, pen = s.bolts_per_penalty, {"penalty": str(s.bolt_penalty),
+                                           "total": str(after.total)}
+            text = (Ln_("You lose {penalty} for {n} bolts in a row: total {total}.",
+                        "You lose {penalty} for {n} bolts in a row: total {total}.", n, **pen)
+                    if you else
+                    Ln_("{name} loses {penalty} for {n} bolts in a row: total {total}.",
+                        "{name} loses {penalty} for {n} bolts in a row: total {total}.", n,
+                        name=name, **pen))
+            events.append(Event("penalty", seat, text, {"total": after.total}))
         return state, events
 
     def status(self, seat: int) -> dict:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from ..actions import Action, Roll, Stand
 from ..dice import roll
 from ..errors import RuleError
+from ..i18n import L_, _
 from ..rules import under40 as rules
 from ..settings import Under40Settings
 from .base import Event, Game, evolve, put, register
@@ -93,18 +94,34 @@ class Under40Game(Game):
         """One line saying what the player on turn may do."""
         st = self._state
         if self.is_over:
-            return f"{self._says(st.winner, 'has')} won the game."
-        name = self._name(st.current)
+            return (_("You have won the game.") if self._you(st.winner) else
+                    _("{name} has won the game.", name=self._shown(st.winner)))
+        you, name = self._you(st.current), self._shown(st.current)
         if st.phase == "roll":
-            return f"{name} must roll: a turn begins with a roll."
+            return (_("You must roll: a turn begins with a roll.") if you else
+                    _("{name} must roll: a turn begins with a roll.", name=name))
         beat, holder = _best_standing(st, st.current)
         score = st.round_scores[st.current]
         if score > beat:
-            return (f"{name} may stop with {score} or roll on"
-                    + (f" ({score} beats {self._possessive(holder)} {beat})." if holder is not None
-                       else "."))
-        return (f"{name} must roll on: stopping needs more than {beat} "
-                f"({self._possessive(holder)} standing score).")
+            if holder is None:
+                return (_("You may stop with {score} or roll on.", score=score) if you else
+                        _("{name} may stop with {score} or roll on.", name=name, score=score))
+            if you:
+                return _("You may stop with {score} or roll on ({score} beats {holder}'s "
+                         "{beat}).", score=score, holder=self._shown(holder), beat=beat)
+            if self._you(holder):
+                return _("{name} may stop with {score} or roll on ({score} beats your {beat}).",
+                         name=name, score=score, beat=beat)
+            return _("{name} may stop with {score} or roll on ({score} beats {holder}'s "
+                     "{beat}).", name=name, score=score, holder=self._shown(holder), beat=beat)
+        if you:
+            return _("You must roll on: stopping needs more than {beat} ({holder}'s standing "
+                     "score).", beat=beat, holder=self._shown(holder))
+        if self._you(holder):
+            return _("{name} must roll on: stopping needs more than {beat} (your standing "
+                     "score).", name=name, beat=beat)
+        return _("{name} must roll on: stopping needs more than {beat} ({holder}'s standing "
+                 "score).", name=name, beat=beat, holder=self._shown(holder))
 
     # ----- the rules --------------------------------------------------------------------------
     def _initial_state(self, starter: int) -> Under40State:
@@ -121,58 +138,62 @@ class Under40Game(Game):
 
     def _transition(self, state, action: Action):
         if state.winner is not None:
-            raise RuleError("the game is over: no more actions")
+            raise RuleError(L_("the game is over: no more actions"))
         if not isinstance(action, (Roll, Stand)):
-            raise RuleError(f"Under40 has two actions, roll and stop; not {action!r}")
+            raise RuleError(L_("Under40 has two actions, roll and stop; not {action}",
+                               action=repr(action)))
         if action.keep is not None:
-            raise RuleError("Under40: both dice are rolled every time; there are no dice to keep")
+            raise RuleError(L_("Under40: both dice are rolled every time; there are no dice to "
+                               "keep"))
         if isinstance(action, Stand):
             return self._stop(state)
         return self._roll(state)
 
     def _roll(self, state: Under40State):
         seat = state.current
-        name = self._name(seat)
+        you, name = self._you(seat), self._shown(seat)
         dice = roll(self._rng, 2)
         points = rules.roll_points(*dice)
         score = state.round_scores[seat] + points
         state = evolve(state, dice=dice, roll_points=points, roller=seat,
                         round_scores=put(state.round_scores, seat, score))
-        events = [Event("roll", seat, f"{name} rolled {dice[0]} {dice[1]}: {points}, "
-                        f"round score {score}.",
+        shown = f"{dice[0]} {dice[1]}"
+        text = (L_("You rolled {dice}: {points}, round score {score}.", dice=shown,
+                   points=points, score=score) if you else
+                L_("{name} rolled {dice}: {points}, round score {score}.", name=name, dice=shown,
+                   points=points, score=score))
+        events = [Event("roll", seat, text,
                         {"dice": dice, "points": points, "round_score": score})]
         if score == GOAL:
             award = GOAL * self.n_seats
-            return self._end_round(state, seat, award, events, "exact",
-                                   f"{self._says(seat, 'hits')} {GOAL} exactly and "
-                                   f"{self._verb(seat, 'wins')} the round")
+            return self._end_round(state, seat, award, events, "exact")
         if score > GOAL:
             status = put(state.status, seat, BUSTED)
             state = evolve(state, status=status, pot=state.pot + score)
-            events.append(Event("bust", seat, f"{self._says(seat, 'busts')} with {score}.",
+            events.append(Event("bust", seat, L_("You bust with {score}.", score=score) if you
+                                else L_("{name} busts with {score}.", name=name, score=score),
                                 {"round_score": score, "pot": state.pot}))
             left = [i for i, s in enumerate(status) if s != BUSTED]
             if len(left) == 1:
-                last = left[0]
-                return self._end_round(state, last, state.pot, events, "last",
-                                       f"{self._says(last, 'is')} the last player left and "
-                                       f"{self._verb(last, 'wins')} "
-                                       f"the round")
+                return self._end_round(state, left[0], state.pot, events, "last")
             return self._pass_turn(state, seat), events
         return evolve(state, phase="decide"), events
 
     def _stop(self, state: Under40State):
         seat = state.current
         if state.phase != "decide":
-            raise RuleError("Under40: a turn begins with a roll: you may not stop before rolling")
+            raise RuleError(L_("Under40: a turn begins with a roll: you may not stop before "
+                               "rolling"))
         beat, holder = _best_standing(state, seat)
         score = state.round_scores[seat]
         if score <= beat:
-            raise RuleError(f"Under40: to stop, your round score must beat the best standing "
-                            f"score, {beat} ({self._name(holder)}); yours is {score}")
+            raise RuleError(L_("Under40: to stop, your round score must beat the best standing "
+                               "score, {beat} ({name}); yours is {score}", beat=beat,
+                               name=self._shown(holder), score=score))
         state = evolve(state, status=put(state.status, seat, STOPPED))
-        events = [Event("stop", seat, f"{self._says(seat, 'stops')} at {score}.",
-                        {"round_score": score})]
+        text = (L_("You stop at {score}.", score=score) if self._you(seat) else
+                L_("{name} stops at {score}.", name=self._shown(seat), score=score))
+        events = [Event("stop", seat, text, {"round_score": score})]
         return self._pass_turn(state, seat), events
 
     def _pass_turn(self, state: Under40State, seat: int) -> Under40State:
@@ -183,25 +204,40 @@ class Under40Game(Game):
         return evolve(state, current=nxt, phase="roll", status=put(state.status, nxt, ROLLING))
 
     def _end_round(self, state: Under40State, seat: int, award: int, events: list[Event],
-                   how: str, text: str):
+                   how: str):
         """``how``: "exact" (hit 40) or "last" (everyone else busted)."""
         total = state.totals[seat] + award
         state = evolve(state, totals=put(state.totals, seat, total), round_winner=seat,
                         round_award=award)
-        events.append(Event("round_won", seat, f"{text}: +{award:,} (total {total:,}).",
+        you, name = self._you(seat), self._shown(seat)
+        v = {"award": award, "total": total}
+        if how == "exact":
+            text = (L_("You hit {goal} exactly and win the round: +{award} (total {total}).",
+                       goal=GOAL, **v) if you else
+                    L_("{name} hits {goal} exactly and wins the round: +{award} (total "
+                       "{total}).", name=name, goal=GOAL, **v))
+        else:
+            text = (L_("You are the last player left and win the round: +{award} (total "
+                       "{total}).", **v) if you else
+                    L_("{name} is the last player left and wins the round: +{award} (total "
+                       "{total}).", name=name, **v))
+        events.append(Event("round_won", seat, text,
                             {"round": state.round, "award": award, "total": total, "how": how}))
         if total >= self.config.target:
-            events.append(Event("win", seat, f"{self._says(seat, 'reaches')} {total:,} and "
-                                f"{self._verb(seat, 'wins')} "
-                                f"the game!", {"total": total}))
+            events.append(Event("win", seat, L_("You reach {total} and win the game!",
+                                                total=total) if you else
+                                L_("{name} reaches {total} and wins the game!", name=name,
+                                   total=total), {"total": total}))
             return evolve(state, winner=seat, phase="over", current=seat), events
         starter = self._next_seat(state.starter)
         n = self.n_seats
         state = evolve(state, round=state.round + 1, starter=starter, current=starter,
                         phase="roll", round_scores=(0,) * n, status=_round_status(n, starter),
                         pot=0)
-        events.append(Event("round", starter, f"Round {state.round}: "
-                            f"{self._says(starter, 'starts')}.", {"round": state.round}))
+        events.append(Event("round", starter, L_("Round {round}: You start.", round=state.round)
+                            if self._you(starter) else
+                            L_("Round {round}: {name} starts.", round=state.round,
+                               name=self._shown(starter)), {"round": state.round}))
         return state, events
 
 

@@ -13,8 +13,9 @@ from itertools import combinations
 from ..actions import Action, Reroll, Roll, Score, Stand
 from ..dice import roll
 from ..errors import RuleError
+from ..i18n import L_, Joined, Ln_
 from ..rules import yahtzee as rules
-from ..rules.yahtzee import BOXES, LABELS, LOWER, UPPER
+from ..rules.yahtzee import BOXES, LABELS, LOWER, UPPER, label
 from ..settings import YahtzeeSettings
 from .base import Event, Game, put, register
 
@@ -46,10 +47,6 @@ def _open_boxes(card) -> list[str]:
 
 def _upper_total(card) -> int:
     return sum(v for v in card[:len(UPPER)] if v is not None)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 @register
@@ -136,7 +133,7 @@ class YahtzeeGame(Game):
 
     def _transition(self, state: YahtzeeState, action: Action):
         if state.over or state.winner is not None:
-            raise RuleError("the game is over: no more actions")
+            raise RuleError(L_("the game is over: no more actions"))
         if isinstance(action, Roll):
             return self._roll(state, action)
         if isinstance(action, Reroll):
@@ -144,60 +141,72 @@ class YahtzeeGame(Game):
         if isinstance(action, Score):
             return self._score(state, action.box)
         if isinstance(action, Stand):
-            raise RuleError("Yahtzee has no stand: roll, re-roll chosen dice, then score a box")
-        raise RuleError(f"Yahtzee's actions are roll, reroll and score; not {action!r}")
+            raise RuleError(L_("Yahtzee has no stand: roll, re-roll chosen dice, then score a "
+                               "box"))
+        raise RuleError(L_("Yahtzee's actions are roll, reroll and score; not {action}",
+                           action=repr(action)))
 
     def _roll(self, state, action: Roll):
         if action.keep is not None:
-            raise RuleError("Yahtzee: a roll takes no keep; choose dice to roll again with "
-                            "reroll")
+            raise RuleError(L_("Yahtzee: a roll takes no keep; choose dice to roll again with "
+                               "reroll"))
         if state.rolls:
-            raise RuleError("Yahtzee: the turn's first roll is thrown; re-roll chosen dice or "
-                            "score a box")
+            raise RuleError(L_("Yahtzee: the turn's first roll is thrown; re-roll chosen dice "
+                               "or score a box"))
         seat = state.current
         dice = roll(self._rng, 5)
-        text = f"{self._says(seat, 'rolls')} {' '.join(map(str, dice))}."
+        shown = " ".join(map(str, dice))
+        text = (L_("You roll {dice}.", dice=shown) if self._you(seat) else
+                L_("{name} rolls {dice}.", name=self._shown(seat), dice=shown))
         return replace(state, dice=dice, rolls=1), [Event("roll", seat, text, {"dice": dice})]
 
     def _reroll(self, state, action: Reroll):
         rerolls = self.config.rerolls
         if not state.rolls:
-            raise RuleError("a turn begins with a roll: roll all five dice before re-rolling")
+            raise RuleError(L_("a turn begins with a roll: roll all five dice before "
+                               "re-rolling"))
         if not action.positions:
-            raise RuleError("Yahtzee: a re-roll names at least one die (positions 1 to 5)")
+            raise RuleError(L_("Yahtzee: a re-roll names at least one die (positions 1 to 5)"))
         if state.rolls > rerolls:
-            raise RuleError(f"Yahtzee: {_plural(rerolls, 're-roll')} a turn at most "
-                            f"(setting rerolls); score a box now")
+            raise RuleError(Ln_("Yahtzee: {n} re-roll a turn at most (setting rerolls); score a "
+                                "box now", "Yahtzee: {n} re-rolls a turn at most (setting "
+                                "rerolls); score a box now", rerolls))
         seat = state.current
         new = roll(self._rng, len(action.positions))
         dice = state.dice
         for p, v in zip(action.positions, new):
             dice = put(dice, p, v)
         left = rerolls - state.rolls
-        text = (f"{self._says(seat, 'rolls')} again die "
-                f"{', '.join(str(p + 1) for p in action.positions)}: "
-                f"{' '.join(map(str, dice))} ({_plural(left, 're-roll')} left).")
+        v = {"positions": ", ".join(str(p + 1) for p in action.positions),
+             "dice": " ".join(map(str, dice))}
+        text = (Ln_("You roll again die {positions}: {dice} ({n} re-roll left).",
+                    "You roll again die {positions}: {dice} ({n} re-rolls left).", left, **v)
+                if self._you(seat) else
+                Ln_("{name} rolls again die {positions}: {dice} ({n} re-roll left).",
+                    "{name} rolls again die {positions}: {dice} ({n} re-rolls left).", left,
+                    name=self._shown(seat), **v))
         return (replace(state, dice=dice, rolls=state.rolls + 1),
                 [Event("reroll", seat, text, {"dice": dice, "positions": action.positions})])
 
     def _score(self, state, box: str):
         if not state.rolls:
-            raise RuleError("a turn begins with a roll: roll the dice before scoring a box")
+            raise RuleError(L_("a turn begins with a roll: roll the dice before scoring a box"))
         s = self.config
-        seat, name, label = state.current, self._name(state.current), LABELS[box]
+        seat, label_ = state.current, label(box)
+        you, name = self._you(seat), self._shown(seat)
         card = state.cards[seat]
         if card[_INDEX[box]] is not None:
             if not s.filled_box_wastes_round:
-                raise RuleError(f"Yahtzee: the {label} box is already filled")
-            text = (f"{name}: the {label} box is already filled, so this round scores nothing "
-                    f"and is wasted.")
+                raise RuleError(L_("Yahtzee: the {box} box is already filled", box=label_))
+            text = L_("{name}: the {box} box is already filled, so this round scores nothing "
+                      "and is wasted.", name=name, box=label_)
             state = replace(state, wasted=put(state.wasted, seat, state.wasted[seat] + 1))
             return self._end_turn(state, seat, [Event("wasted", seat, text, {"box": box})])
         options = self._options(state, seat)
         if box not in options:
-            allowed = ", ".join(LABELS[b] for b in options)
-            raise RuleError(f"Yahtzee forced joker rule: this Yahtzee of "
-                            f"{state.dice[0]}s may go only in {allowed}, not in {label}")
+            raise RuleError(L_("Yahtzee forced joker rule: this Yahtzee of {face}s may go only "
+                               "in {allowed}, not in {box}", face=state.dice[0],
+                               allowed=Joined(label(b) for b in options), box=label_))
         points = options[box]
         joker = self._joker_applies(state, seat)
         # measured on the card before this box is filled: a first Yahtzee earns no bonus
@@ -212,21 +221,29 @@ class YahtzeeGame(Game):
                             bonus_points=put(state.bonus_points, seat,
                                              state.bonus_points[seat] + due))
         total = self._total(state, seat)
-        text = f"{self._says(seat, 'scores')} {points} in {label}" + (" (joker)." if joker else ".")
+        v = {"points": points, "box": label_}
+        if joker:
+            text = (L_("You score {points} in {box} (joker).", **v) if you else
+                    L_("{name} scores {points} in {box} (joker).", name=name, **v))
+        else:
+            text = (L_("You score {points} in {box}.", **v) if you else
+                    L_("{name} scores {points} in {box}.", name=name, **v))
         events = [Event("score", seat, text, {"box": box, "points": points, "joker": joker,
                                               "total": total})]
         if due:
             count = state.yahtzee_bonuses[seat]
-            events.append(Event("yahtzee_bonus", seat, f"{self._says(seat, 'earns')} a Yahtzee "
-                                f"bonus of {due} "
-                                f"(Yahtzee bonus number {count}).",
-                                {"points": due, "total": total}))
+            events.append(Event("yahtzee_bonus", seat, L_(
+                "You earn a Yahtzee bonus of {points} (Yahtzee bonus number {count}).",
+                points=due, count=count) if you else L_(
+                "{name} earns a Yahtzee bonus of {points} (Yahtzee bonus number {count}).",
+                name=name, points=due, count=count), {"points": due, "total": total}))
         upper = _upper_total(card)
         if s.upper_bonus and upper_before < s.upper_bonus_threshold <= upper:
-            events.append(Event("upper_bonus", seat, f"{self._says(seat, 'reaches')} {upper} in "
-                                f"Aces to Sixes: "
-                                f"upper bonus {s.upper_bonus}.",
-                                {"points": s.upper_bonus, "total": total}))
+            b = {"upper": upper, "bonus": s.upper_bonus}
+            events.append(Event("upper_bonus", seat, L_(
+                "You reach {upper} in Aces to Sixes: upper bonus {bonus}.", **b) if you else L_(
+                "{name} reaches {upper} in Aces to Sixes: upper bonus {bonus}.", name=name, **b),
+                {"points": s.upper_bonus, "total": total}))
         return self._end_turn(state, seat, events)
 
     def _end_turn(self, state, seat: int, events: list[Event]):
@@ -242,16 +259,23 @@ class YahtzeeGame(Game):
         totals = [self._total(state, i) for i in range(self.n_seats)]
         best = max(totals)
         top = [i for i, t in enumerate(totals) if t == best]
+        best_ = str(best)  # as the English text always showed it (ungrouped)
         if len(top) == 1:
-            name = self._name(top[0])
-            whose = self._possessive(top[0])
-            text = (f"{self._says(top[0], 'wins')} with {best}." if self.n_seats > 1
-                    else f"{whose[:1].upper() + whose[1:]} card is full: total {best}.")
+            you, name = self._you(top[0]), self._shown(top[0])
+            if self.n_seats > 1:
+                text = (L_("You win with {best}.", best=best_) if you else
+                        L_("{name} wins with {best}.", name=name, best=best_))
+            else:
+                text = (L_("Your card is full: total {best}.", best=best_) if you else
+                        L_("{name}'s card is full: total {best}.", name=name, best=best_))
             return (replace(state, winner=top[0], over=True),
                     events + [Event("win", top[0], text, {"totals": tuple(totals)})])
-        names = " and ".join(self._name(i) for i in top)
+        names = self._shown(top[0])
+        for i in top[1:]:
+            names = L_("{first} and {second}", first=names, second=self._shown(i))
         return (replace(state, winner=None, over=True),
-                events + [Event("tie", None, f"{names} tie with {best}.",
+                events + [Event("tie", None, L_("{names} tie with {best}.", names=names,
+                                                best=best_),
                                 {"totals": tuple(totals), "winners": tuple(top)})])
 
     # ----- pieces --------------------------------------------------------------------------
@@ -269,7 +293,8 @@ class YahtzeeGame(Game):
         if seat is None:
             return self._state.current
         if not 0 <= seat < self.n_seats:
-            raise RuleError(f"seats are 0 to {self.n_seats - 1}, got {seat!r}")
+            raise RuleError(L_("seats are 0 to {last}, got {seat}", last=self.n_seats - 1,
+                               seat=repr(seat)[:60]))
         return seat
 
     def _options(self, state, seat: int) -> dict[str, int]:

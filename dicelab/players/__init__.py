@@ -7,9 +7,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import RuleError
+from ..i18n import L_
+from ..names import variant_name as _game
 from .registry import REGISTRY, register, spec_value
 
-__all__ = ["REGISTRY", "register", "spec_value", "make_player", "player_names", "RandomPlayer"]
+__all__ = ["REGISTRY", "register", "spec_value", "make_player", "player_names", "RandomPlayer",
+           "STRATEGY_NAMES", "strategy_name"]
 
 
 def make_player(variant: str, spec: str):
@@ -20,7 +23,24 @@ def make_player(variant: str, spec: str):
         if key in REGISTRY:
             return REGISTRY[key](str(spec))
     names = sorted({n for (v, n) in REGISTRY if v in (variant, "*")})
-    raise RuleError(f"no computer player {spec!r} for {variant}; choose from {', '.join(names)}")
+    raise RuleError(L_("no computer player {spec} for {game}; choose from {names}",
+                       spec=repr(spec)[:100], game=_game(variant), names=", ".join(names)))
+
+
+# what the registry names read as for a person (the names stay the keys: saved games, URLs)
+STRATEGY_NAMES = {
+    "aggressive": L_("Aggressive"), "chicken": L_("Chicken"), "gambler": L_("Gambler"),
+    "optimal": L_("Optimal"), "random": L_("Random"), "threshold": L_("Threshold"),
+    "winning": L_("Winning"), "cautious": L_("Cautious"), "greedy": L_("Greedy"),
+    "skill": L_("Skill"),
+}
+
+
+def strategy_name(spec: str):
+    """A computer player's name as shown, in the reader's language (lazy Msg): "chicken" or
+    "chicken:..." -> "Chicken" / "Prudent" / "Осторожный"; an unknown name as it is."""
+    name = str(spec).split(":", 1)[0]
+    return STRATEGY_NAMES.get(name, name)
 
 
 def player_names(variant: str) -> list[str]:

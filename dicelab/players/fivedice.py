@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import param
 
+from ..i18n import N_
 from ..actions import Roll, Stand
 from ..rules.fivedice import STRATEGIES, THRESHOLD_RANGE, UNIT
 from .registry import register, spec_value
@@ -104,9 +105,9 @@ class ThresholdPlayer(param.Parameterized):
     """
 
     threshold = param.Integer(default=300, bounds=THRESHOLD_RANGE["bones"], step=UNIT["bones"],
-                              doc="Turn total at which the computer stands.")
+                              doc=N_("Turn total at which the computer stands."))
     hot_dice_habit = param.Boolean(default=True,
-                                   doc="With hot dice, always roll all five again.")
+                                   doc=N_("With hot dice, always roll all five again."))
 
     @property
     def spec(self) -> str:
@@ -135,7 +136,7 @@ class ThousandThresholdPlayer(ThresholdPlayer):
 
     threshold = param.Integer(default=50, bounds=THRESHOLD_RANGE["thousand"],
                               step=UNIT["thousand"],
-                              doc="Turn total at which the computer stands.")
+                              doc=N_("Turn total at which the computer stands."))
     _variant = "thousand"
 
 
@@ -217,7 +218,7 @@ class WinningPlayer(param.Parameterized):
     many minutes, such as the default one, is never built on demand: ``win.table``)."""
 
     spec = "winning"
-    wait = param.Boolean(default=True, doc=(
+    wait = param.Boolean(default=True, doc=N_(
         "Build a missing win table before the first move (seconds to a minute once per "
         "settings; then cached). Off (the app): play `optimal` until the table, built in "
         "another process, is there."))

@@ -8,6 +8,7 @@ from typing import Callable
 import param
 
 from ..errors import RuleError
+from ..i18n import L_, Joined
 
 # (variant or "*", name) -> factory(spec); a spec is "name" or "name:options"
 REGISTRY: dict[tuple[str, str], Callable[[str], object]] = {}
@@ -37,8 +38,15 @@ def spec_value(spec: str, cls, pname: str, flags: tuple[str, ...] = ()):
     ok = (value is not None and low <= value <= high and given <= set(flags)
           and len(given) == len(rest[1:]) and not (whole and step and (value - low) % step))
     if not ok:
-        steps = f" in steps of {step}" if whole and step and step > 1 else ""
-        options = "".join(f" (and optionally :{f})" for f in flags)
-        raise RuleError(f"{name}:{pname[0].upper()} takes {pname} from {low} to {high}{steps}"
-                        f"{options}, got {spec!r}")
+        what = {"spec": f"{name}:{pname[0].upper()}", "setting": pname, "low": low,
+                "high": high, "got": repr(spec)[:100]}
+        if whole and step and step > 1:
+            text = L_("{spec} takes {setting} from {low} to {high} in steps of {step}{options}, "
+                      "got {got}", step=step, options=Joined(
+                          [L_(" (and optionally :{flag})", flag=f) for f in flags], ""), **what)
+        else:
+            text = L_("{spec} takes {setting} from {low} to {high}{options}, got {got}",
+                      options=Joined([L_(" (and optionally :{flag})", flag=f) for f in flags],
+                                     ""), **what)
+        raise RuleError(text)
     return value, given

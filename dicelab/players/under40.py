@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import param
 
+from ..i18n import N_
 from ..actions import Roll, Stand
 from ..odds.under40 import readout
 from .registry import register, spec_value
@@ -21,7 +22,7 @@ class Under40ThresholdPlayer(param.Parameterized):
     """Rolls on while its round score is below ``threshold`` (and whenever it may not stop)."""
 
     threshold = param.Integer(default=26, bounds=(2, 38), step=2,
-                              doc="Round score at which the computer stops (if allowed).")
+                              doc=N_("Round score at which the computer stops (if allowed)."))
 
     @property
     def spec(self) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import param
 
+from ..i18n import N_
 from ..actions import Reroll, Roll, Score
 from .registry import register, spec_value
 
@@ -77,8 +78,8 @@ class YahtzeeSkillPlayer(param.Parameterized):
     """Plays each decision optimally with chance ``skill``, greedily otherwise."""
 
     skill = param.Number(default=0.5, bounds=(0.0, 1.0), step=0.05,
-                         doc="0: greedy, 1: optimal.")
-    seed = param.Integer(default=0, doc="Seed of the player's own coin.")
+                         doc=N_("0: greedy, 1: optimal."))
+    seed = param.Integer(default=0, doc=N_("Seed of the player's own coin."))
 
     def __init__(self, **params):
         super().__init__(**params)

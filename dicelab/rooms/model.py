@@ -17,7 +17,8 @@ import unicodedata
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from ..errors import RuleError
+from ..errors import RuleError, reason
+from ..i18n import L_
 from ..games.base import MAX_NAME, MAX_SEATS, check_name_chars
 
 MAX_ROOM_NAME = 40
@@ -28,28 +29,31 @@ MAX_JSON = 4000  # characters of an action or a settings dict as JSON: far above
 ROOM_NAME = re.compile(r"[^\W_]|[ _-]")  # a letter or digit of any script, space, - or _
 
 
-def _text(value: Any, what: str) -> str:
+def _text(value: Any, what: Any) -> str:
     if not isinstance(value, str):
-        raise RuleError(f"{what} must be text, got {type(value).__name__}")
+        raise RuleError(L_("{what} must be text, got {kind}", what=what,
+                           kind=type(value).__name__))
     return value
 
 
 def room_name(value: Any) -> str:
     """The room name as shown: checked, NFC-normalised, outer spaces trimmed, runs of spaces
     collapsed. RuleError names what is wrong."""
-    name = _text(value, "a game's name")
+    name = _text(value, L_("a game's name"))
     if len(name) > 4 * MAX_ROOM_NAME:  # refuse huge input before normalising it
-        raise RuleError(f"a game's name has at most {MAX_ROOM_NAME} characters, got {len(name)}")
+        raise RuleError(L_("a game's name has at most {most} characters, got {n}",
+                           most=MAX_ROOM_NAME, n=len(name)))
     name = re.sub(" +", " ", unicodedata.normalize("NFC", name)).strip(" ")
     if not name:
-        raise RuleError("a game needs a name")
+        raise RuleError(L_("a game needs a name"))
     if len(name) > MAX_ROOM_NAME:
-        raise RuleError(f"a game's name has at most {MAX_ROOM_NAME} characters, got {len(name)}")
+        raise RuleError(L_("a game's name has at most {most} characters, got {n}",
+                           most=MAX_ROOM_NAME, n=len(name)))
     bad = sorted({ch for ch in name if not ROOM_NAME.fullmatch(ch)})
     if bad:
         shown = " ".join(repr(ch) for ch in bad[:5])
-        raise RuleError(f"a game's name may hold letters, digits, spaces, - and _ only; "
-                        f"not {shown}")
+        raise RuleError(L_("a game's name may hold letters, digits, spaces, - and _ only; not "
+                           "{chars}", chars=shown))
     return name
 
 
@@ -61,26 +65,29 @@ def room_key(name: str) -> str:
 def player_name(value: Any) -> str:
     """A player's name, stored as given (escaping is the UI's job) once it is text of 1..40
     characters without control characters; whitespace collapsed as the game's Seat does."""
-    name = _text(value, "a player's name")
+    name = _text(value, L_("a player's name"))
     if len(name) > 4 * MAX_NAME:  # refuse huge input before looking at it character by character
-        raise RuleError(f"a name has at most {MAX_NAME} characters, got {len(name)}")
+        raise RuleError(L_("a name has at most {most} characters, got {n}", most=MAX_NAME,
+                           n=len(name)))
     check_name_chars(name)
     name = " ".join(unicodedata.normalize("NFC", name).split())
     if not name:
-        raise RuleError("a seat needs a name")
+        raise RuleError(L_("a seat needs a name"))
     if len(name) > MAX_NAME:
-        raise RuleError(f"a name has at most {MAX_NAME} characters, got {len(name)}")
+        raise RuleError(L_("a name has at most {most} characters, got {n}", most=MAX_NAME,
+                           n=len(name)))
     return name
 
 
-def checked_json(value: Any, what: str) -> Any:
+def checked_json(value: Any, what: Any) -> Any:
     """A plain JSON value (what a browser can send), not too big; returned as a fresh copy."""
     try:
         text = json.dumps(value, allow_nan=False)
     except (TypeError, ValueError, RecursionError):
-        raise RuleError(f"{what} must be plain JSON data") from None
+        raise RuleError(L_("{what} must be plain JSON data", what=what)) from None
     if len(text) > MAX_JSON:
-        raise RuleError(f"{what} is too long ({len(text)} characters as JSON)")
+        raise RuleError(L_("{what} is too long ({n} characters as JSON)", what=what,
+                           n=len(text)))
     return json.loads(text)
 
 
@@ -163,7 +170,7 @@ class Room:
                 return i
         return None
 
-    def copy(self) -> "Room":
+    def copy(self) -> Room:
         return replace(self, settings=dict(self.settings),
                        seats=[replace(s) for s in self.seats])
 
@@ -171,7 +178,7 @@ class Room:
         return json.dumps(asdict(self))
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> "Room":
+    def from_json(cls, text: str | bytes) -> Room:
         """The room of a stored record; ``Damaged`` (a RuleError) for a record that is not one
         (garbage, a truncated write, another program's row)."""
         try:
@@ -179,13 +186,14 @@ class Room:
             data["seats"] = [RoomSeat(**s) for s in data["seats"]]
             room = cls(**data)
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
-            raise Damaged(f"damaged room record: {str(exc)[:100]}") from None
+            raise Damaged(L_("damaged room record: {reason}", reason=str(exc)[:100])) from None
         kinds = ((room.name, str), (room.variant, str), (room.settings, dict),
                  (room.creator, str), (room.started, bool), (room.created, (int, float)),
                  (room.rev, int), (room.finished, bool), (room.archived, bool))
         if not all(isinstance(v, t) for v, t in kinds) or not all(
                 isinstance(seat.name, str) for seat in room.seats):
-            raise Damaged(f"damaged room record {str(data.get('name'))[:40]!r}: wrong types")
+            raise Damaged(L_("damaged room record {name}: wrong types",
+                             name=repr(str(data.get("name"))[:40])))
         return room
 
     def public(self) -> dict[str, Any]:
@@ -207,5 +215,5 @@ def readable_rooms(rows, damaged: dict[str, str]) -> list[Room]:
             key = key.decode() if isinstance(key, bytes) else str(key)
             if key not in damaged:
                 logging.getLogger("dicelab.rooms").warning("room %r skipped: %s", key, exc)
-            damaged[key] = str(exc)
+            damaged[key] = reason(exc)  # lazy: shown in the reader's language
     return rooms

@@ -18,6 +18,7 @@ import time
 import uuid
 
 from ..errors import RuleError
+from ..i18n import L_
 from .model import Room, readable_rooms
 from .store_api import Conflict, Store, missing, name_taken, read_actions
 
@@ -31,7 +32,7 @@ if redis.call('SET', KEYS[1], ARGV[1], 'NX') then
   return 1
 end
 return 0
-"""
+"""  # i18n: not shown (a Lua script)
 
 STATUSES = ("open", "play", "old")
 
@@ -47,7 +48,7 @@ if n ~= tonumber(ARGV[1]) then return -1 end
 redis.call('RPUSH', KEYS[2], ARGV[2])
 redis.call('PUBLISH', KEYS[3], ARGV[3])
 return n + 1
-"""
+"""  # i18n: not shown (a Lua script)
 
 
 class RedisStore(Store):
@@ -55,8 +56,8 @@ class RedisStore(Store):
         try:
             import redis
         except ImportError:
-            raise RuleError("a redis:// rooms store needs the redis package: "
-                            "pip install redis") from None
+            raise RuleError(L_("a redis:// rooms store needs the redis package: "
+                               "pip install redis")) from None
         self._redis = redis
         self.url = url
         self.prefix = prefix
@@ -194,7 +195,7 @@ class RedisStore(Store):
         if n == -2:
             raise missing(key)
         if n == -1:
-            raise Conflict(f"{key}: the log has moved past {index} actions")
+            raise Conflict(f"{key}: the log has moved past {index} actions")  # i18n: not shown
 
     # ----- news from other processes -----------------------------------------------------------
     def on_remote(self, callback):

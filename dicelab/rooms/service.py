@@ -29,6 +29,8 @@ from typing import Any, Callable
 from ..actions import Action, action_from_json, coerce
 from ..actions import to_json as action_to_json
 from ..errors import RuleError
+from ..i18n import L_, Ln_, Msg
+from ..names import variant_name
 from ..games import GAMES, Game, Seat, new_game
 from ..settings import SETTINGS
 from .model import (MAX_SESSION, MAX_STRATEGY, Room, RoomSeat, checked_json, new_token,
@@ -95,18 +97,20 @@ class RoomService:
         ``client``: the creator's address (text), for the limit of rooms per address."""
         name = room_name(name)
         if not isinstance(variant, str) or variant not in GAMES:
-            raise RuleError(f"the variants are {', '.join(GAMES)}; got {variant!r}"[:200])
+            raise RuleError(L_("the variants are {variants}; got {variant}",
+                               variants=", ".join(GAMES), variant=repr(variant)[:100]))
         settings = _settings(variant, settings)
         creator = player_name(creator_name)
         client_id = "" if client is None else hashlib.sha256(
-            _text(client, "a client address", 200).encode()).hexdigest()[:16]
+            _text(client, L_("a client address"), 200).encode()).hexdigest()[:16]
         self._expire_soon()
         total, mine = self.store.counts(client_id)
         if total >= self.max_rooms:
-            raise RuleError(f"this server holds at most {self.max_rooms} games: wait for one "
-                            f"to end, or join one")
+            raise RuleError(L_("this server holds at most {most} games: wait for one to end, or "
+                               "join one", most=str(self.max_rooms)))
         if client_id and mine >= self.max_per_client:
-            raise RuleError(f"at most {self.max_per_client} games from one address at a time")
+            raise RuleError(L_("at most {most} games from one address at a time",
+                               most=str(self.max_per_client)))
         token = new_token()
         seat = RoomSeat(creator, holder=token_hash(token))
         now = self.clock()
@@ -194,7 +198,7 @@ class RoomService:
         ``room.public()``."""
         room = self.store.get(self._key(name))
         if room is None:
-            raise RuleError(f"there is no game named {name!r}")
+            raise RuleError(L_("there is no game named {name}", name=repr(name)[:100]))
         return room
 
     def join(self, name: Any, player: Any) -> str:
@@ -213,17 +217,19 @@ class RoomService:
     def add_computer(self, name: Any, token: Any, strategy: Any, seat_name: Any = None) -> int:
         """The creator seats a computer playing ``strategy`` (a dicelab.players name);
         returns its seat number."""
-        strategy = _text(strategy, "a strategy", MAX_STRATEGY)
+        strategy = _text(strategy, L_("a strategy"), MAX_STRATEGY)
 
         def change(room: Room):
-            self._creator(room, token, "seat computers")
+            self._creator(room, token, L_("only the creator of {room} may seat computers",
+                                          room=room.name))
             self._open(room)
             _make_player(room.variant, strategy)  # refuses unknown strategies now, not at start
             if seat_name is None:
                 n = 1 + sum(s.is_computer for s in room.seats)
-                while not _is_free(room, f"Computer {n}"):
+                # a stored name, the same for everyone (not translated: it is the seat's name)
+                while not _is_free(room, f"Computer {n}"):  # i18n: not shown
                     n += 1
-                player = f"Computer {n}"
+                player = f"Computer {n}"  # i18n: not shown
             else:
                 player = player_name(seat_name)
                 _name_free(room, player)
@@ -235,12 +241,14 @@ class RoomService:
     def remove_seat(self, name: Any, token: Any, seat: Any) -> None:
         """The creator removes a computer seat before the start."""
         def change(room: Room):
-            self._creator(room, token, "remove seats")
+            self._creator(room, token, L_("only the creator of {room} may remove seats",
+                                          room=room.name))
             if room.started:  # a full room may lose a computer (only joining needs a free seat)
-                raise RuleError(f"{room.name} has started: its seats are fixed")
+                raise RuleError(L_("{room} has started: its seats are fixed", room=room.name))
             i = _seat_index(room, seat)
             if not room.seats[i].is_computer:
-                raise RuleError(f"{room.seats[i].name} is a person: only they can leave")
+                raise RuleError(L_("{name} is a person: only they can leave",
+                                   name=room.seats[i].name))
             del room.seats[i]
 
         self._update(name, change)
@@ -270,7 +278,8 @@ class RoomService:
     def start(self, name: Any, token: Any) -> Game:
         """The creator starts the game: seats are fixed, the seed drawn. Returns the game."""
         def change(room: Room):
-            self._creator(room, token, "start the game")
+            self._creator(room, token, L_("only the creator of {room} may start the game",
+                                          room=room.name))
             self._open(room)
             room.seed = secrets.randbits(63)
             self._build(room)  # refuses too few players (under40 needs two) with the rule's words
@@ -291,8 +300,8 @@ class RoomService:
             if log_start is not None and room.log_start > log_start:
                 return game
             if game is None or not game.is_over:
-                raise RuleError(f"{room.name} is still being played: a rematch comes after the "
-                                f"end")
+                raise RuleError(L_("{room} is still being played: a rematch comes after the end",
+                                   room=room.name))
             start = room.log_start + len(game.actions)
 
             def change(r: Room):
@@ -316,27 +325,29 @@ class RoomService:
         action = _action(action)
         if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)
                                    or expect < 0):
-            raise RuleError(f"expect is an action number (>= 0), got {expect!r}"[:200])
+            raise RuleError(L_("expect is an action number (>= 0), got {value}",
+                               value=repr(expect)[:150]))
         key = self._key(name)
         with self._room_lock(key):
             room, game = self._sync(key)
             if game is None:
-                raise RuleError(f"{room.name} has not started yet")
+                raise RuleError(L_("{room} has not started yet", room=room.name))
             i = self._seat(room, token)
             if expect is not None and expect != len(game.actions):
                 if (expect < len(game.actions)
                         and action_to_json(game.actions[expect]) == action_to_json(action)):
                     return expect  # already played: this is a retry
-                raise RuleError(f"the game moved on: it is at action {len(game.actions)}, "
-                                f"not {expect}; look again")
+                raise RuleError(L_("the game moved on: it is at action {now}, not {expect}; look "
+                                   "again", now=str(len(game.actions)), expect=str(expect)))
             if game.is_over:
-                raise RuleError(f"{room.name} is over: no more actions")
+                raise RuleError(L_("{room} is over: no more actions", room=room.name))
             if room.seats[i].is_computer:
-                raise RuleError(f"a computer plays for {room.seats[i].name} now: reclaim the seat "
-                                f"to play again")
+                raise RuleError(L_("a computer plays for {name} now: reclaim the seat to play "
+                                   "again", name=room.seats[i].name))
             if i != game.current_player:
-                raise RuleError(f"it is {game.names[game.current_player]}'s turn, not "
-                                f"{game.names[i]}'s")
+                raise RuleError(L_("it is {name}'s turn, not {you}'s",
+                                   name=game.seats[game.current_player].shown_name,
+                                   you=game.seats[i].shown_name))
             index = self._commit(key, room, game, action)
         self._notify(key, "action")
         return index
@@ -414,7 +425,7 @@ class RoomService:
         that took it over too; ``session`` names the browser session that now holds it.
         Returns the seat number."""
         if session is not None:
-            session = _text(session, "a session id", MAX_SESSION)
+            session = _text(session, L_("a session id"), MAX_SESSION)
 
         def change(room: Room):
             i = self._seat(room, token)
@@ -428,21 +439,23 @@ class RoomService:
     def take_over(self, name: Any, seat: Any, strategy: Any) -> None:
         """A computer playing ``strategy`` takes a person's seat that has been empty or away
         for at least ``grace`` seconds (anyone may ask: the rule is the time)."""
-        strategy = _text(strategy, "a strategy", MAX_STRATEGY)
+        strategy = _text(strategy, L_("a strategy"), MAX_STRATEGY)
 
         def change(room: Room):
             if not room.started:
-                raise RuleError(f"{room.name} has not started: an empty seat just leaves")
+                raise RuleError(L_("{room} has not started: an empty seat just leaves",
+                                   room=room.name))
             i = _seat_index(room, seat)
             s = room.seats[i]
             if s.is_computer:
-                raise RuleError(f"a computer already plays for {s.name}")
+                raise RuleError(L_("a computer already plays for {name}", name=s.name))
             if s.away_since is None:
-                raise RuleError(f"{s.name} is at the table")
+                raise RuleError(L_("{name} is at the table", name=s.name))
             waited = self.clock() - s.away_since
             if waited < self.grace:
-                raise RuleError(f"{s.name} has been away {waited:.0f} s; a computer may take over "
-                                f"after {self.grace:.0f} s")
+                raise RuleError(L_("{name} has been away {waited} s; a computer may take over "
+                                   "after {grace} s", name=s.name, waited=str(round(waited)),
+                                   grace=str(round(self.grace))))
             _make_player(room.variant, strategy)
             s.strategy = strategy
 
@@ -500,18 +513,20 @@ class RoomService:
 
     def _open(self, room: Room) -> None:
         if room.started:
-            raise RuleError(f"{room.name} has started: no one can join or change its seats now")
+            raise RuleError(L_("{room} has started: no one can join or change its seats now",
+                               room=room.name))
         if room.is_full:
-            raise RuleError(f"{room.name} is full ({len(room.seats)} seats)")
+            raise RuleError(Ln_("{room} is full ({n} seat)", "{room} is full ({n} seats)",
+                                len(room.seats), room=room.name))
 
-    def _creator(self, room: Room, token: Any, what: str) -> None:
+    def _creator(self, room: Room, token: Any, refused: Msg) -> None:
         if not same_token(room.creator, token):
-            raise RuleError(f"only the creator of {room.name} may {what}")
+            raise RuleError(refused)
 
     def _seat(self, room: Room, token: Any) -> int:
         i = room.seat_of(token)
         if i is None:
-            raise RuleError(f"this browser holds no seat in {room.name}")
+            raise RuleError(L_("this browser holds no seat in {room}", room=room.name))
         return i
 
     def _build(self, room: Room) -> Game:
@@ -526,7 +541,7 @@ class RoomService:
         if room is None:
             with self._lock:
                 self._games.pop(key, None)
-            raise RuleError(f"there is no game named {key!r}")
+            raise RuleError(L_("there is no game named {name}", name=repr(key)))
         if not room.started:
             return room, None
         seats = (room.seed, room.log_start, tuple((s.name, s.strategy) for s in room.seats))
@@ -548,7 +563,7 @@ class RoomService:
         try:
             self.store.append(key, room.log_start + index, action_to_json(action))
         except Conflict:
-            raise Moved("the game moved on meanwhile: look again") from None
+            raise Moved(L_("the game moved on meanwhile: look again")) from None
         except BaseException:
             with self._lock:  # the write's fate is unknown: rebuild from the store next time
                 self._games.pop(key, None)
@@ -575,7 +590,7 @@ class RoomService:
 # ----- input checks ------------------------------------------------------------------------------
 def _archive(room: Room) -> None:
     if room.archived:  # another sweep (thread or process) got there first
-        raise RuleError(f"{room.name} has expired already")
+        raise RuleError(L_("{room} has expired already", room=room.name))
     room.archived = True
 
 
@@ -585,9 +600,11 @@ def _limit(value: Any, env: str, default: int) -> int:
         try:
             value = default if text is None else int(text)
         except ValueError:
-            raise RuleError(f"{env} is a whole number, got {text!r}") from None
+            raise RuleError(L_("{env} is a whole number, got {value}", env=env,
+                               value=repr(text)[:60])) from None
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise RuleError(f"a room limit is a whole number >= 1, got {value!r}")
+        raise RuleError(L_("a room limit is a whole number >= 1, got {value}",
+                           value=repr(value)[:60]))
     return value
 
 
@@ -599,18 +616,22 @@ def _seconds(value: Any, env: str, default: float) -> float:
         try:
             value = default if text is None or not text.strip() else float(text)
         except ValueError:
-            raise RuleError(f"{env} is a number of seconds, got {text[:40]!r}") from None
+            raise RuleError(L_("{env} is a number of seconds, got {value}", env=env,
+                               value=repr(text[:40]))) from None
     if isinstance(value, bool) or not isinstance(value, (int, float)) \
             or not 1 <= value <= 366 * 86400:  # also refuses nan and inf
-        raise RuleError(f"{env} is a number of seconds from 1 to {366 * 86400}, got {value!r}")
+        raise RuleError(L_("{env} is a number of seconds from 1 to {most}, got {value}", env=env,
+                           most=str(366 * 86400), value=repr(value)[:60]))
     return float(value)
 
 
-def _text(value: Any, what: str, limit: int) -> str:
+def _text(value: Any, what: Any, limit: int) -> str:
     if not isinstance(value, str) or not value:
-        raise RuleError(f"{what} is a non-empty text, got {type(value).__name__}")
+        raise RuleError(L_("{what} is a non-empty text, got {kind}", what=what,
+                           kind=type(value).__name__))
     if len(value) > limit:
-        raise RuleError(f"{what} has at most {limit} characters, got {len(value)}")
+        raise RuleError(L_("{what} has at most {most} characters, got {n}", what=what,
+                           most=str(limit), n=len(value)))
     return value
 
 
@@ -618,28 +639,30 @@ def _settings(variant: str, settings: Any) -> dict[str, Any]:
     """The creator's settings, checked by the variant's Settings, as a plain dict."""
     if settings is None:
         settings = {}
-    settings = checked_json(settings, "settings")
+    settings = checked_json(settings, L_("the settings"))
     if not isinstance(settings, dict):
-        raise RuleError(f"settings are a dict of name: value, got {type(settings).__name__}")
+        raise RuleError(L_("settings are a dict of name: value, got {kind}",
+                           kind=type(settings).__name__))
     try:
         return SETTINGS[variant].from_dict(settings).to_dict()
     except RuleError:
         raise
     except (TypeError, ValueError, AttributeError) as exc:  # e.g. a value of a strange type
-        raise RuleError(f"{variant} settings: {exc}"[:300]) from None
+        raise RuleError(L_("{game} settings: {reason}", game=variant_name(variant),
+                           reason=str(exc)[:250])) from None
 
 
 def _action(action: Any) -> Action:
     if isinstance(action, (dict, list)):
-        action = checked_json(action, "an action")
+        action = checked_json(action, L_("an action"))
     elif isinstance(action, str) and len(action) > 200:
-        raise RuleError("an action is a few words, as in 'roll' or 'score full house'")
+        raise RuleError(L_("an action is a few words, as in 'roll' or 'score full house'"))
     try:
         return coerce(action)
     except RuleError:
         raise
     except (TypeError, ValueError, AttributeError, KeyError) as exc:
-        raise RuleError(f"not an action: {exc}"[:300]) from None
+        raise RuleError(L_("not an action: {reason}", reason=str(exc)[:250])) from None
 
 
 def _make_player(variant: str, strategy: str):
@@ -650,7 +673,8 @@ def _make_player(variant: str, strategy: str):
     except RuleError:
         raise
     except (TypeError, ValueError, AttributeError, KeyError) as exc:
-        raise RuleError(f"computer player {strategy!r}: {exc}"[:300]) from None
+        raise RuleError(L_("computer player {strategy}: {reason}", strategy=repr(strategy)[:60],
+                           reason=str(exc)[:200])) from None
 
 
 def _is_free(room: Room, player: str) -> bool:
@@ -659,10 +683,12 @@ def _is_free(room: Room, player: str) -> bool:
 
 def _name_free(room: Room, player: str) -> None:
     if not _is_free(room, player):
-        raise RuleError(f"{room.name} already has a player named {player!r}: choose another name")
+        raise RuleError(L_("{room} already has a player named {name}: choose another name",
+                           room=room.name, name=repr(player)))
 
 
 def _seat_index(room: Room, seat: Any) -> int:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(room.seats):
-        raise RuleError(f"{room.name} has seats 0 to {len(room.seats) - 1}; got {seat!r}"[:200])
+        raise RuleError(L_("{room} has seats 0 to {last}; got {seat}", room=room.name,
+                           last=len(room.seats) - 1, seat=repr(seat)[:100]))
     return seat

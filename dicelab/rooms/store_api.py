@@ -9,6 +9,7 @@ import json
 from typing import Any, Callable, TypeVar
 
 from ..errors import RuleError
+from ..i18n import L_
 from .model import Damaged, Room
 
 T = TypeVar("T")
@@ -90,16 +91,18 @@ def read_actions(key: str, start: int, texts) -> list[dict[str, Any]]:
         except (ValueError, TypeError, RecursionError):
             data = None
         if not isinstance(data, dict):
-            raise Damaged(f"the game {key!r} is damaged: its action {i} cannot be read")
+            raise Damaged(L_("the game {name} is damaged: its action {index} cannot be read",
+                             name=repr(key), index=i))
         out.append(data)
     return out
 
 
 def missing(key: str) -> RuleError:
     """The error for a room that does not exist."""
-    return RuleError(f"there is no game named {key!r}")
+    return RuleError(L_("there is no game named {name}", name=repr(key)))
 
 
 def name_taken(room: Room) -> RuleError:
     """The error for creating a room under a name in use."""
-    return RuleError(f"a game named {room.name!r} already exists: choose another name")
+    return RuleError(L_("a game named {name} already exists: choose another name",
+                        name=repr(room.name)))

@@ -26,6 +26,7 @@ import threading
 from pathlib import Path
 
 from ..errors import RuleError
+from ..i18n import L_
 from .model import Room, readable_rooms
 from .store_api import Conflict, Store, missing, name_taken, read_actions
 
@@ -95,7 +96,8 @@ class MemoryStore(Store):
             if log is None:
                 raise missing(key)
             if len(log) != index:
-                raise Conflict(f"{key}: the log holds {len(log)} actions, not {index}")
+                raise Conflict(f"{key}: the log holds {len(log)} actions, "  # i18n: not shown
+                               f"not {index}")
             log.append(text)
 
 
@@ -196,7 +198,7 @@ class SQLiteStore(Store):
             db.execute("DELETE FROM actions WHERE key = ?", (key,))
 
     def rooms(self, open_only=True):
-        where = "started = 0" if open_only else "started IN (0, 1)"
+        where = "started = 0" if open_only else "started IN (0, 1)"  # i18n: not shown (SQL)
         rows = self._read(f"SELECT key, room FROM rooms WHERE {where} ORDER BY created")
         return readable_rooms(rows, self.damaged)
 
@@ -232,7 +234,8 @@ class SQLiteStore(Store):
             (last,) = db.execute("SELECT MAX(idx) FROM actions WHERE key = ?", (key,)).fetchone()
             count = 0 if last is None else last + 1
             if count != index:
-                raise Conflict(f"{key}: the log holds {count} actions, not {index}")
+                raise Conflict(f"{key}: the log holds {count} actions, "  # i18n: not shown
+                               f"not {index}")
             db.execute("INSERT INTO actions VALUES (?, ?, ?)", (key, index, text))
         # the COMMIT in _Tx.__exit__ has returned: the action is on disk
 
@@ -312,10 +315,12 @@ def open_store(spec: str | None = None) -> Store:
     if spec.startswith("sqlite://"):
         path = spec[len("sqlite://"):]
         if not path:
-            raise RuleError(f"{ENV}: sqlite:// needs a path, as in sqlite:///var/dicelab/rooms.db")
+            raise RuleError(L_("{env}: sqlite:// needs a path, as in sqlite:///var/dicelab/rooms.db",
+                               env=ENV))
         return SQLiteStore(path)
     if spec.startswith(("redis://", "rediss://", "unix://")):
         from .redis_store import RedisStore
 
         return RedisStore(spec)
-    raise RuleError(f"{ENV} is memory, sqlite://<path> or redis://host:port/db; got {spec!r}")
+    raise RuleError(L_("{env} is memory, sqlite://<path> or redis://host:port/db; got {spec}",
+                       env=ENV, spec=repr(spec)[:100]))

@@ -5,6 +5,7 @@ from functools import cache
 
 from ..dice import check_dice, multisets
 from ..errors import RuleError
+from ..i18n import L_
 from .common import RollScore, roll_score
 
 PRESETS = ("hypercard", "french")
@@ -45,7 +46,8 @@ def _score_sorted(dice: tuple[int, ...], preset: str) -> tuple[int, dict[int, in
 
 def check_preset(preset: str) -> str:
     if preset not in PRESETS:
-        raise RuleError(f"Bones presets are {', '.join(PRESETS)}; unknown preset {preset!r}")
+        raise RuleError(L_("Bones presets are {presets}; unknown preset {preset}",
+                           presets=", ".join(PRESETS), preset=repr(preset)[:100]))
     return preset
 
 

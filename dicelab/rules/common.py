@@ -17,12 +17,18 @@ class RollScore(NamedTuple):
 
     def _repr_html_(self) -> str:
         """In a notebook: the points, and which dice counted (✓) in roll order."""
+        from html import escape
+
+        from ..i18n import _, n_
+
         marks = " ".join("✓" if m else "✗" for m in self.mask)
-        what = "bust: no die counts" if self.bust else (
-            f"{self.points:,} points, {self.counting} dice count")
-        return (f"<div class='dicelab-roll' style='font:15px system-ui,sans-serif'><b>{what}</b>"
-                + (f" <span title='counting dice in roll order'>({marks})</span>" if marks
-                   else "") + "</div>")
+        what = _("bust: no die counts") if self.bust else n_(
+            "{points} points, {n} die counts", "{points} points, {n} dice count", self.counting,
+            points=self.points)
+        title = escape(_("counting dice in roll order"), quote=True)
+        return (f"<div class='dicelab-roll' style='font:15px system-ui,sans-serif'><b>"
+                f"{escape(what)}</b>"
+                + (f" <span title='{title}'>({marks})</span>" if marks else "") + "</div>")
 
 
 def roll_score(dice: tuple[int, ...], points: int, counting_by_face: dict[int, int]) -> RollScore:

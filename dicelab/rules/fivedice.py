@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..errors import RuleError
+from ..i18n import L_
 from .bones import check_preset
 
 UNIT = {"bones": 50, "thousand": 5}  # every score of the variant is a multiple of this
@@ -216,27 +217,31 @@ def check_standing(r: FiveDiceRules, p: Standing) -> None:
     total, _on_board, on_barrel, barrel_turns, bolts = p
     for name, v in (("banked", total), ("barrel_turns", barrel_turns), ("bolts", bolts)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise RuleError(f"{name} is a whole number, got {v!r}")
+            raise RuleError(L_("{name} is a whole number, got {value}", name=name,
+                               value=repr(v)[:60]))
     if barrel_turns < 0 or bolts < 0:
-        raise RuleError("barrel_turns and bolts are counts (>= 0)")
+        raise RuleError(L_("barrel_turns and bolts are counts (>= 0)"))
     if r.variant == "bones":
         if total < 0:
-            raise RuleError(f"a Bones total is never negative, got {total}")
+            raise RuleError(L_("a Bones total is never negative, got {total}",
+                               total=str(total)))
         if on_barrel:
-            raise RuleError("Bones has no barrel")
+            raise RuleError(L_("Bones has no barrel"))
         return
     if on_barrel:
         if not r.barrel:
-            raise RuleError("Thousand: the barrel is off in these settings (barrel 0)")
+            raise RuleError(L_("Thousand: the barrel is off in these settings (barrel 0)"))
         if total != r.barrel:
-            raise RuleError(f"Thousand barrel: a player on the barrel has exactly {r.barrel}, "
-                            f"not {total}")
+            raise RuleError(L_("Thousand barrel: a player on the barrel has exactly {barrel}, "
+                               "not {total}", barrel=str(r.barrel), total=str(total)))
         if barrel_turns >= r.barrel_attempts:
-            raise RuleError(f"Thousand barrel: {r.barrel_attempts} attempts, "
-                            f"{barrel_turns} already used")
+            raise RuleError(L_("Thousand barrel: {attempts} attempts, {used} already used",
+                               attempts=r.barrel_attempts, used=barrel_turns))
     elif r.barrel and total >= r.barrel and not (total == r.barrel and r.barrel_fall == 0):
         # with barrel_fall 0 a player who falls off the barrel stays at the barrel's total
-        raise RuleError(f"Thousand barrel: a stand reaching {r.barrel} sets the total to "
-                        f"{r.barrel} on the barrel, so {total} off the barrel cannot happen")
+        raise RuleError(L_("Thousand barrel: a stand reaching {barrel} sets the total to "
+                           "{barrel} on the barrel, so {total} off the barrel cannot happen",
+                           barrel=str(r.barrel), total=str(total)))
     elif not r.barrel and total >= r.target:
-        raise RuleError(f"Thousand: a total of {total} has already won (target {r.target})")
+        raise RuleError(L_("Thousand: a total of {total} has already won (target {target})",
+                           total=str(total), target=str(r.target)))

@@ -5,17 +5,25 @@ from functools import cache
 
 from ..dice import check_dice
 from ..errors import RuleError
+from ..i18n import L_, Joined, Msg, N_
 
 UPPER = ("aces", "twos", "threes", "fours", "fives", "sixes")
 LOWER = ("three_of_a_kind", "four_of_a_kind", "full_house", "small_straight",
          "large_straight", "yahtzee", "chance")
 BOXES = UPPER + LOWER
+# English labels (also what a typed box name is matched against); shown with label(box)
 LABELS = {
-    "aces": "Aces", "twos": "Twos", "threes": "Threes", "fours": "Fours", "fives": "Fives",
-    "sixes": "Sixes", "three_of_a_kind": "Three of a Kind", "four_of_a_kind": "Four of a Kind",
-    "full_house": "Full House", "small_straight": "Small Straight",
-    "large_straight": "Large Straight", "yahtzee": "Yahtzee", "chance": "Chance",
+    "aces": N_("Aces"), "twos": N_("Twos"), "threes": N_("Threes"), "fours": N_("Fours"),
+    "fives": N_("Fives"), "sixes": N_("Sixes"), "three_of_a_kind": N_("Three of a Kind"),
+    "four_of_a_kind": N_("Four of a Kind"), "full_house": N_("Full House"),
+    "small_straight": N_("Small Straight"), "large_straight": N_("Large Straight"),
+    "yahtzee": N_("Yahtzee"), "chance": N_("Chance"),
 }
+
+
+def label(box: str) -> Msg:
+    """A box's label in the reader's language (lazy: ``str()`` or an f-string renders it)."""
+    return Msg(LABELS[box])
 FULL_HOUSE, SMALL_STRAIGHT, LARGE_STRAIGHT, YAHTZEE = 25, 30, 40, 50
 JOKER_FIXED = {"full_house": FULL_HOUSE, "small_straight": SMALL_STRAIGHT,
                "large_straight": LARGE_STRAIGHT}
@@ -25,8 +33,8 @@ def box_name(text: str) -> str:
     """The box named by ``text`` ("Full House", "full_house", "full house"), or RuleError."""
     key = "_".join(str(text).strip().lower().replace("-", " ").replace("_", " ").split())
     if key not in BOXES:
-        raise RuleError(f"unknown Yahtzee box {text!r}; the boxes are: "
-                        + ", ".join(LABELS[b] for b in BOXES))
+        raise RuleError(L_("unknown Yahtzee box {box}; the boxes are: {boxes}",
+                           box=repr(text)[:60], boxes=Joined(label(b) for b in BOXES)))
     return key
 
 

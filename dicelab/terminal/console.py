@@ -14,7 +14,7 @@ class Console:
         self.stdout = sys.stdout if stdout is None else stdout
 
     def say(self, text: str = "") -> None:
-        self.stdout.write(text + "\n")
+        self.stdout.write(f"{text}\n")  # f-string: a lazy text renders in the language
         self.stdout.flush()
 
     def ask(self, prompt: str) -> str:

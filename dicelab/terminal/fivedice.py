@@ -79,7 +79,7 @@ class FiveDiceTerminal(Console):
             text += " (hot dice: all five again" + (", compulsory)" if g.hot_dice_compulsory
                                                     else ")")
         if st.turn_total < need:
-            text += f"\n  To stand you need {need} this turn ({rule.split(': ', 1)[-1]})."
+            text += f"\n  To stand you need {need} this turn ({str(rule).split(': ', 1)[-1]})."
         elif not (st.hot_dice and g.hot_dice_compulsory):
             text += "\n  You may stand."
         return text

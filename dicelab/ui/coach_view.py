@@ -16,6 +16,8 @@ import panel as pn
 import param
 
 from .. import coach
+from ..i18n import _, language
+from .phrases import decimal
 from .play import Play
 from .variants import ui_for
 
@@ -30,7 +32,7 @@ CSS = """
 .coach-totals td, .coach-totals th { padding: 2px 10px; text-align: left; }
 .coach-totals li { margin: 2px 0; }
 """
-COSTLY = "background-color: #fde2e1"
+COSTLY = "background-color: #fde2e1"  # i18n: not shown
 
 
 class CoachView(pn.viewable.Viewer):
@@ -47,12 +49,13 @@ class CoachView(pn.viewable.Viewer):
         self._line = pn.pane.HTML("", sizing_mode="stretch_width", stylesheets=[CSS],
                                   margin=(0, 5))
         self._panel = pn.Column(sizing_mode="stretch_width")
+        self._drawn_in = None  # the language the review panel was drawn in
         self.play.param.watch(self._follow, "shown")
         self.play.prefs.param.watch(self._follow, "coach")
         self._follow()
 
     # ----- following the game ----------------------------------------------------------------
-    def _follow(self, *_):
+    def _follow(self, *_args):
         g, on = self.play.game, self.play.prefs.coach
         try:
             if self._shadow.version > len(g.actions):  # the game was rebuilt shorter (a room)
@@ -70,7 +73,9 @@ class CoachView(pn.viewable.Viewer):
         self._draw_line()
         if on and g.is_over and self.review is None:
             self.review = coach.review(g)
-            self._panel.objects = [self._review_panel()]
+        if on and self.review is not None and self._drawn_in != language():
+            self._panel.objects = [self._review_panel()]  # again in a new language
+            self._drawn_in = language()
         self._panel.visible = on and self.review is not None
 
     def _draw_line(self):
@@ -80,7 +85,7 @@ class CoachView(pn.viewable.Viewer):
             return
         kind = "costly" if e.mistake else "good"
         self._line.object = (f'<div class="coach-line {kind}" data-testid="coach-line">'
-                             f'🎓 {esc(e.player)}: {esc(e.line())}</div>')
+                             f'🎓 {esc(e.player)}: {esc(str(e.line()))}</div>')
 
     # ----- the review panel ------------------------------------------------------------------
     def frame(self):
@@ -96,19 +101,19 @@ class CoachView(pn.viewable.Viewer):
         df = pd.DataFrame({
             "turn": [e.turn for e in people],
             "player": [e.player for e in people],
-            "state": [e.state for e in people],
+            "state": [str(e.state) for e in people],
             "choice": [f"{e.chosen.label} ({e.source.fmt(e.chosen.value)})" for e in people],
             "best": [f"{e.best.label} ({e.source.fmt(e.best.value)})" for e in people],
             "lost": [round(scale * e.lost, 2) if e.unit == r.unit else None for e in people],
-            "why": [e.why for e in people],
+            "why": [str(e.why) for e in people],
         })
         # two-seat Bones: the chance to win beside the points (the choice's, the best's, lost)
         for k, src in r.extras.items():
             sides = [e.extra.get(k) for e in people]
             df.insert(df.columns.get_loc("why"), f"{k} chance",
-                      [f"{src.fmt(x.chosen)} (best {src.fmt(x.best)})" if x else ""
-                       for x in sides])
-            df.insert(df.columns.get_loc("why"), f"{k} lost (% points)",
+                      [_("{chosen} (best {best})", chosen=str(src.fmt(x.chosen)),
+                         best=str(src.fmt(x.best))) if x else "" for x in sides])
+            df.insert(df.columns.get_loc("why"), f"{k} lost (% points)",  # i18n: not shown
                       [round(100 * x.lost, 2) if x else None for x in sides])
         return df
 
@@ -121,7 +126,7 @@ class CoachView(pn.viewable.Viewer):
             sizing_mode="stretch_width", max_height=380, name="coach-review",
             widths={"state": 210, "choice": 170, "best": 170, "why": 320},
             formatters={c: {"type": "textarea"} for c in ("state", "choice", "best", "why")},
-            titles={"lost": "lost (% points)" if self.play.ui.chance_points else "lost"})
+            titles=self._titles(df))
         mistakes = self._mistakes
 
         def highlight(row):  # the frame's index is the decision's position
@@ -129,26 +134,41 @@ class CoachView(pn.viewable.Viewer):
         table.style.apply(highlight, axis=1)
         return table
 
+    def _titles(self, df) -> dict:
+        """The review table's column titles in the language of the moment."""
+        titles = {"turn": self.play.ui.turn_word, "player": _("player"), "state": _("state"),
+                  "choice": _("choice"), "best": _("best"),
+                  "lost": _("lost (% points)") if self.play.ui.chance_points else _("lost"),
+                  "why": _("why")}
+        for k in self.review.extras:
+            titles[f"{k} chance"] = extra_name(k, _("win chance"), _("{name} chance"))
+            titles[f"{k} lost (% points)"] = extra_name(k, _("win lost (% points)"),
+                                                        _("{name} lost (% points)"))
+        return {c: titles.get(c, c) for c in df.columns}
+
     def _totals(self) -> pn.pane.HTML:
         r = self.review
         rows = "".join(
-            f"<tr><td>{esc(s.player)}{' (computer)' if s.computer else ''}</td>"
-            f"<td>{s.decisions}</td><td>{s.mistakes}</td><td>{esc(r.source.fmt(s.lost))}</td>"
-            + "".join(f"<td>{100 * s.extra_lost.get(k, 0.0):.1f}</td>" for k in r.extras)
+            f"<tr><td>{esc(seat_name(s))}</td><td>{s.decisions}</td><td>{s.mistakes}</td>"
+            f"<td>{esc(str(r.source.fmt(s.lost)))}</td>"
+            + "".join(f"<td>{decimal(100 * s.extra_lost.get(k, 0.0))}</td>" for k in r.extras)
             + "</tr>" for s in r.seats.values())
-        worst = "".join(f"<li><b>{esc(s.player)}</b>, turn {e.turn}, "
-                        f"{esc(e.source.fmt_loss(e.lost))}: {esc(e.why)}</li>"
-                        for s in r.seats.values() if not s.computer for e in s.costliest)
-        notes = "".join(f"<p><small>{esc(n)}</small></p>" for n in r.notes)
+        worst = "".join(
+            "<li>" + _("{name}, turn {turn}, {loss}: {why}", name=bold(s.player), turn=e.turn,
+                       loss=esc(str(e.source.fmt_loss(e.lost))), why=esc(str(e.why))) + "</li>"
+            for s in r.seats.values() if not s.computer for e in s.costliest)
+        notes = "".join(f"<p><small>{esc(str(n))}</small></p>" for n in r.notes)
+        titles = [_("player"), _("decisions"), _("mistakes"), _("lost in all")]
+        titles += [lost_title(k) for k in r.extras]
+        head = "".join(f"<th>{esc(t)}</th>" for t in titles)
+        values = _("Values: {unit}; a mistake loses more than {tolerance}.",
+                   unit=str(r.unit), tolerance=str(r.source.tolerance_words))
+        costliest = _("The costliest decisions:")
         return pn.pane.HTML(
             f"<div class='coach-totals' data-testid='coach-totals'>"
-            f"<p>Values: {esc(r.unit)}; a mistake loses more than "
-            f"{esc(r.source.tolerance_words)}.</p>{notes}"
-            f"<table><thead><tr><th>player</th><th>decisions</th><th>mistakes</th>"
-            f"<th>lost in all</th>"
-            + "".join(f"<th>{esc(k)} chance lost (% points)</th>" for k in r.extras)
-            + f"</tr></thead><tbody>{rows}</tbody></table>"
-            + (f"<p style='margin:8px 0 2px'>The costliest decisions:</p><ul>{worst}</ul>"
+            f"<p>{esc(values)}</p>{notes}"
+            f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+            + (f"<p style='margin:8px 0 2px'>{costliest}</p><ul>{worst}</ul>"
                if worst else "") + "</div>",
             sizing_mode="stretch_width", stylesheets=[CSS])
 
@@ -161,8 +181,11 @@ class CoachView(pn.viewable.Viewer):
         colours = ["#e45756", "#4c78a8", "#f58518", "#54a24b", "#72b7b2", "#b279a2",
                    "#ff9da6", "#9d755d"]
         fig = figure(height=220, sizing_mode="stretch_width", toolbar_location=None,
-                     title=f"Value lost per turn ({self.review.unit}"
-                     + (", % points)" if self.play.ui.chance_points else ")"))
+                     title=(_("Value lost per {turn} ({unit}, % points)",
+                              turn=self.play.ui.turn_word, unit=str(self.review.unit))
+                            if self.play.ui.chance_points else
+                            _("Value lost per {turn} ({unit})", turn=self.play.ui.turn_word,
+                              unit=str(self.review.unit))))
         width = 0.8 / max(len(players), 1)
         for i, name in enumerate(players):
             mine = per[per["player"] == name]
@@ -181,12 +204,13 @@ class CoachView(pn.viewable.Viewer):
         review, game = self.review, self.play.game
         csv_button = pn.widgets.FileDownload(
             callback=lambda: io.StringIO(review.to_csv()), filename="dicelab-review.csv",
-            label="Download review (CSV)", color="primary", embed=False, width=220)
+            label=_("Download review (CSV)"), color="primary", embed=False, width=220)
         json_button = pn.widgets.FileDownload(
             callback=lambda: io.StringIO(game.to_json()),
-            filename=f"dicelab-{game.variant}-{game.seed}.json", label="Download game (JSON)",
-            embed=False, width=220)
-        parts = [pn.pane.HTML("<h3 style='margin:4px 0'>Coach's review</h3>", margin=0),
+            filename=f"dicelab-{game.variant}-{game.seed}.json",  # i18n: not shown
+            label=_("Download game (JSON)"), embed=False, width=220)
+        title = _("Coach's review")
+        parts = [pn.pane.HTML(f"<h3 style='margin:4px 0'>{esc(title)}</h3>", margin=0),
                  self._totals()]
         if len(df):
             parts += [self._table(df), self._chart(df)]
@@ -197,3 +221,21 @@ class CoachView(pn.viewable.Viewer):
 
     def __panel__(self):
         return pn.Column(self._line, self._panel, sizing_mode="stretch_width", margin=0)
+
+
+def extra_name(key: str, win: str, other: str) -> str:
+    """A column of a second unit the review judges in ("win": the chance to win)."""
+    return win if key == "win" else other.format(name=key)
+
+
+def lost_title(key: str) -> str:
+    return extra_name(key, _("win chance lost (% points)"), _("{name} chance lost (% points)"))
+
+
+def seat_name(s) -> str:
+    """A seat of the review's totals: "Ann", "Cpu (computer)"."""
+    return _("{name} (computer)", name=s.player) if s.computer else s.player
+
+
+def bold(name: str) -> str:
+    return f"<b>{esc(name)}</b>"

@@ -14,18 +14,18 @@ from ..rooms import Room
 from ..rooms.backend import default_backend as backend  # this process's service and pacer
 from ..settings import SETTINGS
 from .join_link import JoinLink
-from .names import seat_name, shown
+from .names import seat_name
 from .play import Prefs
 from .room import RoomScreen
 from .room_list import RoomList
 from .room_play import RoomPlay, replica
 from .seat_keeper import SeatKeeper
 from .session import every, handoff
-from .variant_cards import VARIANT_TITLES
+from .variant_cards import VARIANTS, variant_title
 from .words import alert_pane, apply_preset, room_title, show_alert
 
 __all__ = ["JoinLink", "Lobby", "Prefs", "RoomList", "RoomPlay", "RoomScreen", "SeatKeeper",
-           "VARIANT_TITLES", "backend", "replica", "room_title"]
+           "backend", "replica", "room_title"]
 
 esc = pn.util.escape
 
@@ -35,14 +35,14 @@ class Lobby(pn.viewable.Viewer):
 
     player = param.String(default="", label=N_("Your name"))
     game_name = param.String(default="", label=N_("Name of a new game"))
-    variant = param.Selector(default="bones", objects=list(VARIANT_TITLES))
+    variant = param.Selector(default="bones", objects=list(VARIANTS))
     message = param.String(default="")
 
     def __init__(self, keeper: SeatKeeper, on_open, **params):
         super().__init__(**params)
         self.keeper = keeper
         self._on_open = on_open
-        self.settings = {v: SETTINGS[v]() for v in VARIANT_TITLES}
+        self.settings = {v: SETTINGS[v]() for v in VARIANTS}
         for s in self.settings.values():
             if "preset" in s.param:
                 s.param.watch(apply_preset, "preset")
@@ -244,8 +244,7 @@ class Lobby(pn.viewable.Viewer):
                                          label=tr(self.param.game_name.label),
                                          placeholder=_("letters, digits, spaces, - and _"))
         variant = pmui.Select.from_param(self.param.variant, label=_("Game"),
-                                         options={shown(t): v for v, t in
-                                                  VARIANT_TITLES.items()},
+                                         options={variant_title(v): v for v in VARIANTS},
                                          width=200)
         create = pmui.Button(label=_("Create game"), variant="contained", color="primary",
                              on_click=lambda e: self.create())

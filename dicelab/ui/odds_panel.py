@@ -7,7 +7,9 @@ import panel as pn
 import param
 from bokeh.models import Label, LabelSet
 
+from ..i18n import _
 from .notebook import HTML
+from .odds_view import is_sentence
 from .variants.base import BUST, BUST_ON_DARK
 from .view import TableView, current_odds
 from .win_estimate import estimate_html, win_estimate
@@ -33,6 +35,7 @@ class OddsPanel(TableView):
 
     def __init__(self, game=None, **params):
         super().__init__(game, **params)
+        self._head = pn.pane.HTML("", margin=0)
         self._text = HTML("", sizing_mode="stretch_width", stylesheets=[ODDS_CSS])
         self._fig, self._src = self.play.ui.odds_chart()
         self._chart = (pn.pane.Bokeh(self._fig, sizing_mode="stretch_width")
@@ -47,7 +50,7 @@ class OddsPanel(TableView):
             est.param.watch(self._estimate, ["result", "key"])
         self._refresh()
 
-    def _theme(self, *_):
+    def _theme(self, *_args):
         """Label colours that read on the light and the dark page."""
         if self._fig is None:
             return
@@ -56,19 +59,24 @@ class OddsPanel(TableView):
         for r in self._fig.center:
             if isinstance(r, LabelSet) or (isinstance(r, Label) and r.text == "40"):
                 r.text_color = color
-            elif isinstance(r, Label) and r.text.startswith("BUST"):
+            elif isinstance(r, Label) and r.name == "bust":
                 r.text_color = BUST_ON_DARK if dark else BUST  # AA contrast on either page
 
-    def _estimate(self, *_):
+    def _estimate(self, *_args):
         text = estimate_html(self.play)
         self._est.object = f"<div class='odds'>{text}</div>" if text else ""
         self._est.visible = bool(text)
 
     @param.depends("play.shown", "play.choice", "play.odds", watch=True)
     def _refresh(self):
+        """Everything the panel says, in the language of the moment (nothing is kept)."""
+        title = _("Odds right now")
+        self._head.object = f"<h3 style='margin:4px 0'>{title}</h3>"
         self._estimate()
         odds = current_odds(self.play)
-        drawn = not isinstance(odds, str)  # a sentence: why there are no numbers
+        if self._fig is not None:
+            self.play.ui.label_chart(self._fig)
+        drawn = not is_sentence(odds)  # a sentence: why there are no numbers
         if drawn:
             self._text.object = self.play.ui.draw_odds(odds, self._src, self.play)
         else:
@@ -80,7 +88,7 @@ class OddsPanel(TableView):
             self._chart.visible = drawn
 
     def __panel__(self):
-        items = [pn.pane.HTML("<h3 style='margin:4px 0'>Odds right now</h3>", margin=0)]
+        items = [self._head]
         if self._chart is not None:
             items.append(self._chart)
         items.append(self._text)

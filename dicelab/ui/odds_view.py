@@ -1,7 +1,9 @@
 """Thin adapter from dicelab.odds to what the odds panel and the hint line show.
 
 Only lookups here; the maths is in dicelab.odds. A module that is truly missing gives None, and
-the panel says "odds not available".
+the panel says "odds not available". The readouts are kept for one state of the game (the hint
+and the panel share them), so they hold numbers, and their sentences are lazy (``L_``): each
+renders in the language of the moment it is shown.
 """
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import importlib
 from dataclasses import dataclass, field
 
 from ..errors import RuleError
+from ..i18n import L_, Msg
 
 
 def odds_module(name: str):
@@ -51,7 +54,16 @@ class Under40Odds:
 class YahtzeeOdds:
     rows: list[dict] = field(default_factory=list)  # box, label, now, chance, value
     best: str | None = None
-    note: str = ""
+    start_value: float | None = None    # before the first roll: expected points to come
+    advice_best: tuple | None = None    # the best play for points: ("box", b) / ("keep", dice)
+    advice_value: float | None = None   # what it is worth
+    holding: tuple | None = None        # the dice held now (when the advice knows them)
+    holding_value: float | None = None  # (in words: ui.variants.yahtzee.points_note)
+
+
+def is_sentence(odds) -> bool:
+    """Is this readout a sentence saying why there are no numbers?"""
+    return isinstance(odds, (str, Msg))
 
 
 def fivedice_odds(play, win=None, race=None) -> FiveDiceOdds | str:
@@ -60,11 +72,11 @@ def fivedice_odds(play, win=None, race=None) -> FiveDiceOdds | str:
     ``thousand_race``)."""
     mod = odds_module("fivedice")
     if mod is None:
-        return "odds not available (dicelab.odds.fivedice is missing)"
+        return L_("odds not available (dicelab.odds.fivedice is missing)")
     g = play.game
     st = g.state
     if g.is_over:
-        return "the game is over"
+        return L_("the game is over")
     try:
         counting = [mod.counting_chance(g.config, n) for n in range(1, 6)]
         state = st
@@ -72,11 +84,12 @@ def fivedice_odds(play, win=None, race=None) -> FiveDiceOdds | str:
             try:
                 state = g.state_after_keep(play.keep_positions())
             except RuleError as exc:  # a choice the rules refuse: say why, show no numbers
-                return f"no odds for this choice: {str(exc).split(': ', 1)[-1]}"
+                return L_("no odds for this choice: {why}",
+                          why=str(exc).split(': ', 1)[-1])
         ro = mod.readout_for(g.config, state)
         win_now, note, final = win(g, state, ro, mod) if win else (None, "", None)
     except Exception as exc:  # an unusual position the tables do not cover
-        return f"odds not available here ({exc})"
+        return L_("odds not available here ({why})", why=str(exc))
     return FiveDiceOdds(ro, counting, ro.dice_left, g.stand_goal(), win_now, note, final,
                         race(g, state, ro, mod) if race else None)
 
@@ -119,7 +132,7 @@ def bones_win_odds(g, state, ro, mod):
     except RuleError:  # rules the solver takes not (a target below the minimum on board)
         return None, "", final
     if table is None:
-        return None, "chance to win: the exact table is being built", final
+        return None, L_("chance to win: the exact table is being built"), final
     other = state.totals[1 - seat]
     return table.readout(state.totals[seat], other, state.turn_total, state.dice_left), "", final
 
@@ -127,9 +140,9 @@ def bones_win_odds(g, state, ro, mod):
 def under40_odds(game) -> Under40Odds | str:
     mod = odds_module("under40")
     if mod is None:
-        return "odds not available (dicelab.odds.under40 is missing)"
+        return L_("odds not available (dicelab.odds.under40 is missing)")
     if game.is_over:
-        return "the game is over"
+        return L_("the game is over")
     st = game.state
     seat = st.current
     score = st.round_scores[seat]
@@ -145,7 +158,7 @@ def under40_odds(game) -> Under40Odds | str:
         out.decision = ro.decision
         out.players = len(ro.others) + 1
     except Exception as exc:
-        return f"odds not available here ({exc})"
+        return L_("odds not available here ({why})", why=str(exc))
     return out
 
 
@@ -186,28 +199,28 @@ def yahtzee_odds(play) -> YahtzeeOdds | str:
     """Per-box chances and option values from dicelab.odds.yahtzee (solitaire optimal play)."""
     mod = odds_module("yahtzee")
     if mod is None or not hasattr(mod, "solve"):
-        return "odds not available (dicelab.odds.yahtzee is missing)"
+        return L_("odds not available (dicelab.odds.yahtzee is missing)")
     g = play.game
     if g.is_over:
-        return "the game is over"
+        return L_("the game is over")
     table = _yahtzee_table(mod, g, play)
     if table is None:
         from ..odds.worker import WORKER
 
         ahead = WORKER.position(mod.rules_key(g.settings))
-        queue = f"; {ahead} ahead in the queue" if ahead else ""
-        return f"computing the optimal Yahtzee table (first time for these rules{queue})…"
+        if ahead:
+            return L_("computing the optimal Yahtzee table (first time for these rules; {n} "
+                      "ahead in the queue)…", n=ahead)
+        return L_("computing the optimal Yahtzee table (first time for these rules)…")
     if isinstance(table, Exception):
-        return f"odds not available ({table})"
+        return L_("odds not available ({why})", why=str(table))
     try:
         return _yahtzee_rows(table, g, play.held)
     except Exception as exc:
-        return f"odds not available here ({exc})"
+        return L_("odds not available here ({why})", why=str(exc))
 
 
 def _yahtzee_rows(table, game, held) -> YahtzeeOdds:
-    from ..rules.yahtzee import LABELS
-
     seat = game.current_player
     st = game.state
     card = game.card(seat)
@@ -217,29 +230,21 @@ def _yahtzee_rows(table, game, held) -> YahtzeeOdds:
     if not st.rolls:
         v = table.value((frozenset(open_boxes), upper, ybox))
         rows = [{"box": b, "now": "", "chance": None, "value": None} for b in open_boxes]
-        return YahtzeeOdds(rows, None, f"Expected points still to come with best play: "
-                                       f"{v:.1f}. Roll to see each box's chances.")
+        return YahtzeeOdds(rows, None, start_value=v)
     adv = table.advise(open_boxes, upper, ybox, st.dice, game.rerolls_left)
     rows = [{"box": b, "now": adv.points.get(b, ""), "chance": adv.chances.get(b),
              "value": adv.boxes.get(b)} for b in open_boxes]
     kind, what = adv.best
-    if kind == "box":
-        note = f"Best play: score {LABELS[what]} (worth {adv.value:.1f} points to come)."
-        best = what
-    else:
-        kept = " ".join(map(str, what)) or "nothing"
-        note = f"Best play: keep {kept} and roll again (worth {adv.value:.1f} points to come)."
-        best = None
+    best = what if kind == "box" else None
+    out = YahtzeeOdds(rows, best, advice_best=adv.best, advice_value=adv.value)
     if adv.keeps and held is not None:
         mine = tuple(sorted(st.dice[i] for i in held))
         if mine in adv.keeps:
-            note += (f" Holding {' '.join(map(str, mine)) or 'nothing'} now is worth "
-                     f"{adv.keeps[mine]:.1f}.")
+            out.holding, out.holding_value = mine, adv.keeps[mine]
     r = _yahtzee_race(game)  # the last box against others: the play to win (words.yahtzee_note)
     if r is not None and r.differs:
         kind, what = r.choice
-        best = what if kind == "box" else None
-    out = YahtzeeOdds(rows, best, note)
+        out.best = what if kind == "box" else None
     out.advice = adv
     out.race = r
     return out

@@ -17,7 +17,7 @@ from ..rooms.backend import default_backend as backend  # this process's service
 from ..rooms.model import new_token, same_token
 from ..rooms.pacer import default_strategy
 from .join_link import JoinLink, join_words
-from .names import shown, strategy_label
+from .names import strategy_label
 from .play import Prefs
 from .room_play import RoomPlay
 from .seat_keeper import SeatKeeper
@@ -206,7 +206,7 @@ class RoomScreen(pn.viewable.Viewer):
         who = _("you play {name}", name=name) if seat is not None else _("you are watching")
         game = _("Network game {room}", room="<b>" + esc(room.name) + "</b>")
         bar = (f"<div style='font:1.05rem system-ui,sans-serif'>{game} · "
-               f"{esc(shown(ui_for(room).title))} · {who}</div>")
+               f"{esc(ui_for(room).title)} · {who}</div>")
         shape = (bar, seat is not None, self.is_creator and not room.started)
         if shape == self._bar_shape:
             return  # every action refreshes the room: new buttons would go to every page

@@ -15,7 +15,7 @@ from .records import KEYS, RESETS, TITLES, RecordStore
 from .settings_form import number_format
 from .switch_player import SwitchPlayer
 from .table import rules_title
-from .variant_cards import VARIANT_TITLES
+from .variant_cards import variant_title
 from .words import settings_lines
 
 
@@ -100,7 +100,7 @@ class SettingsDrawer(pn.viewable.Viewer):
     def _draw_records(self):
         v = self._variant
         r = self.records.get(v)
-        title = _("Records — {game}", game=shown(VARIANT_TITLES.get(v, v)))
+        title = _("Records — {game}", game=variant_title(v))
         rows = [pn.pane.HTML(f"<h3 style='margin:4px 0'>{pn.util.escape(title)}</h3>")]
         for key in KEYS:
             rec = r[key]

@@ -12,15 +12,13 @@ import param
 
 from ..errors import RuleError
 from .. import i18n
-from ..i18n import N_, _
+from ..i18n import _
 from ..settings import Settings
 from .names import shown
+from .phrases import cap, preset_name
 from .words import alert_pane, show_alert
 
 MAX_PITS = 6
-# the presets' names as a menu shows them (the values stay the settings' own)
-PRESET_NAMES = {"hypercard": N_("Hypercard"), "french": N_("French"),
-                "official": N_("Official"), "seed": N_("Seed 004")}
 
 
 def number_format():
@@ -38,9 +36,16 @@ def label_of(settings: Settings, name: str) -> str:
     return shown(settings.param[name].label)
 
 
-def _plain(message: str, settings: Settings) -> str:
-    """param's wording ("Integer parameter 'BonesSettings.target' must be at least 500, not
-    300.") in the field's words ("Target must be at least 500, not 300.")."""
+def _plain(exc: RuleError, settings: Settings) -> str:
+    """A refusal in the field's words: the setting named by its label ("Target must be at
+    least 500, not 300."), param's own wording ("Integer parameter 'BonesSettings.target'
+    ...") too."""
+    said = exc.args[0] if exc.args else None
+    if isinstance(said, i18n.Msg) and said.params.get("setting") in settings.param:
+        said = i18n.Msg(said.message, {**said.params, "setting": label_of(
+            settings, said.params["setting"])}, said.plural, said.n)
+    message = str(said) if isinstance(said, i18n.Msg) else str(exc)
+
     def label(m):
         name = m.group(1)
         return label_of(settings, name).lower() if name in settings.param else name
@@ -89,7 +94,7 @@ class SettingsForm(pn.viewable.Viewer):
         if isinstance(par, param.Boolean):
             return pmui.Checkbox(label=label, value=value, description=doc)
         if isinstance(par, param.Selector):
-            options = {shown(PRESET_NAMES[o]) if o in PRESET_NAMES else str(o): o
+            options = {cap(preset_name(o)) if name == "preset" else str(o): o
                        for o in par.objects}
             return pmui.Select(label=label, options=options, value=value,
                                description=doc, sizing_mode="stretch_width", max_width=360)
@@ -137,7 +142,7 @@ class SettingsForm(pn.viewable.Viewer):
         try:
             good = type(s).from_dict(data)
         except RuleError as exc:
-            return _plain(str(exc), s)
+            return _plain(exc, s)
         new = {n: getattr(good, n) for n in s.names() if getattr(good, n) != getattr(s, n)}
         if new:
             s.param.update(**new)

@@ -11,7 +11,7 @@ from ..i18n import N_, _
 from ..players import player_names
 from ..rooms.pacer import default_strategy
 from ..settings import SETTINGS
-from .names import YOU, shown, strategy_label
+from .names import YOU, is_you, strategy_label
 from .rules_text import RULES, SUMMARY
 from .settings_form import SettingsForm
 from .switch_player import SwitchPlayer
@@ -68,10 +68,10 @@ class StartScreen(pn.viewable.Viewer):
     def _card_list() -> list[dict]:
         out = []
         for v in VARIANTS:
-            title = shown(SUMMARY[v][0])
+            title = SUMMARY[v][0]
             short = title.split(" (")[0]
             out.append({"variant": v, "title": title, "short": short,
-                        "summary": shown(SUMMARY[v][1]),
+                        "summary": SUMMARY[v][1],
                         "choose": _("Choose {game}", game=short),
                         "chosen": _("✓ {game} chosen", game=short),
                         "rules": _("{game} rules", game=short)})
@@ -124,8 +124,8 @@ class StartScreen(pn.viewable.Viewer):
                                       title=_("Rules"), open=False, close_on_click=True,
                                       width_option="md")
             self._rules_slot.objects = [self._rules]
-        self._rules.title = _("{game} — rules", game=shown(SUMMARY[variant][0]))
-        self._rules.objects[0].object = shown(RULES[variant])
+        self._rules.title = _("{game} — rules", game=SUMMARY[variant][0])
+        self._rules.objects[0].object = RULES[variant]
         return self._rules
 
     def show_rules(self, variant: str):
@@ -138,7 +138,7 @@ class StartScreen(pn.viewable.Viewer):
             form = self.forms[self.variant] = SettingsForm(self.settings[self.variant])
         self._settings_box.objects = [
             pn.pane.HTML("<h3 style='margin:6px 0'>" + _("Rules settings — {game}",
-                                                          game=shown(SUMMARY[self.variant][0]))
+                                                          game=SUMMARY[self.variant][0])
                          + "</h3>"), form]
 
     # ----- seats -----------------------------------------------------------------------------
@@ -197,7 +197,8 @@ class StartScreen(pn.viewable.Viewer):
         seats = []
         for s in self.seats:
             # the default name in any language is the person's seat ("You stand.")
-            name = YOU if s.player_name.strip() == _("You") else s.player_name
+            name = YOU if s.player_name.strip() == _("You") or is_you(s.player_name) \
+                else s.player_name
             if s.kind == "person":
                 seats.append(Seat(name))
             else:

@@ -7,7 +7,11 @@ from panel.custom import JSComponent
 from .variants import UIS
 
 VARIANTS = tuple(UIS)
-VARIANT_TITLES = {v: ui.title for v, ui in UIS.items()}  # shown through names.shown
+
+
+def variant_title(variant: str) -> str:
+    """A variant's name as its players call it, in the page's language."""
+    return UIS[variant].title
 
 
 class VariantCards(JSComponent):

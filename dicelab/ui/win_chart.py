@@ -8,7 +8,9 @@ import panel as pn
 from bokeh.models import ColumnDataSource, NumeralTickFormatter
 from bokeh.plotting import figure
 
+from ..i18n import _
 from .odds_view import odds_module
+from .phrases import percent_ticks
 from .variants import ui_for
 from .view import TableView
 from .win_estimate import win_estimate
@@ -43,25 +45,36 @@ class WinChart(TableView):
         g = self.game
         self._src = ColumnDataSource(dict(x=[], p0=[], p1=[]))
         self._fig = None
-        if ui_for(g).exact_win(g):
-            self._fig = self._figure("Chance to win (exact)")
+        self._exact = ui_for(g).exact_win(g)
+        if self._exact:
+            self._fig = self._figure()
         self._seen = -1
         self._est = None if self._fig is not None else win_estimate(self.play)
         if self._est is not None:
-            self._fig = self._figure("Chance to win (estimate from play-outs)")
+            self._fig = self._figure()
             self._est.param.watch(self._estimated, "result")
+            self.play.param.watch(self.label, "shown")
             self._estimated()
             return
         self._backfill()
         self._update()
         self.play.param.watch(self._update, "shown")
 
-    def _figure(self, title: str):
+    def label(self, *_args):
+        """The chart's words in the language of the moment (the seats' names stay)."""
+        if self._fig is None:
+            return
+        self._fig.title.text = (_("Chance to win (exact)") if self._exact
+                                else _("Chance to win (estimate from play-outs)"))
+        self._fig.xaxis.axis_label = _("action")
+        self._fig.yaxis.formatter.format = percent_ticks()
+
+    def _figure(self):
         """Lines of every seat's chance over the actions, in ``self._src`` (x, p0, p1...)."""
         g = self.game
         self._src = ColumnDataSource({"x": [], **{f"p{i}": [] for i in range(g.n_seats)}})
         f = figure(height=150, sizing_mode="stretch_width", toolbar_location=None,
-                   y_range=(0, 1), title=title, x_axis_label="action")
+                   y_range=(0, 1), title="")
         f.yaxis.formatter = NumeralTickFormatter(format="0%")
         for i in range(g.n_seats):
             col = COLORS[i % len(COLORS)]
@@ -70,9 +83,11 @@ class WinChart(TableView):
             f.scatter("x", f"p{i}", source=self._src, color=col, size=4)
         f.legend.location = "top_left"
         f.legend.label_text_font_size = "9pt"
+        self._fig = f
+        self.label()
         return f
 
-    def _estimated(self, *_):
+    def _estimated(self, *_args):
         """A finished step of the estimate: a new point, or the refined last one."""
         r, key = self._est.result, self._est.key
         if r is None:
@@ -102,9 +117,10 @@ class WinChart(TableView):
             again.apply(action)
         self._src.data = dict(x=xs, p0=p0, p1=p1)
 
-    def _update(self, *_):
+    def _update(self, *_args):
         if self._fig is None:
             return
+        self.label()
         g = self.game
         n = len(g.actions)
         if n == self._seen:

@@ -9,10 +9,11 @@ import weakref
 import panel as pn
 import param
 
+from ..i18n import _
 from ..lab.win_live import LiveEstimate, applies
 from .session import handoff, served_doc
 from .variants import ui_for
-from .words import pct, shown_name
+from .phrases import pct, shown_name, strategy_name
 
 
 class WinEstimate(param.Parameterized):
@@ -41,7 +42,7 @@ class WinEstimate(param.Parameterized):
                 pass
         self._moved()
 
-    def _moved(self, *_):
+    def _moved(self, *_args):
         g = self.play.game
         if applies(g):
             self.live.restart(g)
@@ -75,13 +76,19 @@ def estimate_html(play) -> str:
         return ""
     r = est.result
     if r is None:
-        body = "<span class='na'>estimating from play-outs…</span>"
+        words = _("estimating from play-outs…")
+        body = f"<span class='na'>{words}</span>"
     else:
         body = "<br>".join(
             f"{html.escape(shown_name(play, i))}: <b>{pct(p)}</b> ({pct(lo)}–{pct(hi)})"
             for i, (p, (lo, hi)) in enumerate(zip(r.chances, r.intervals)))
-        more = " (refining…)" if est.live.running else ""
-        body += (f"<br><small>Estimate from {r.playouts:,} simulated play-outs, 95% interval;"
-                 f" people played by the {html.escape(r.stand_in)} computer{more}.</small>")
-    return (f"<div data-testid='win-estimate'><b>Chance to win (estimate)</b><br>{body}"
-            f"</div>")
+        stand_in = strategy_name(r.stand_in)
+        if est.live.running:
+            note = _("Estimate from {n} simulated play-outs, 95% interval; people played by the "
+                     "{computer} computer (refining…).", n=r.playouts, computer=stand_in)
+        else:
+            note = _("Estimate from {n} simulated play-outs, 95% interval; people played by the "
+                     "{computer} computer.", n=r.playouts, computer=stand_in)
+        body += f"<br><small>{html.escape(note)}</small>"
+    title = _("Chance to win (estimate)")
+    return f"<div data-testid='win-estimate'><b>{title}</b><br>{body}</div>"

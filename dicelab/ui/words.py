@@ -11,14 +11,24 @@ from types import SimpleNamespace
 
 import panel as pn
 
-from .phrases import (cap, game_over, num, pct, points_vs_win, possessive, seat_label,
-                      shown_name, win_pair, you)
+from ..i18n import _, number
+from .phrases import (cap, game_over, names_and, num, pct, points_vs_win, preset_name, says_you,
+                      seat_label, shown, shown_name, win_pair, you)
 from .variants import ui_for
 from .variants.yahtzee import race_points_vs_win, yahtzee_choice, yahtzee_note
 
 __all__ = ["alert_pane", "apply_preset", "banner", "cap", "game_over", "hint", "num", "pct",
-           "points_vs_win", "possessive", "room_title", "seat_label", "settings_lines", "settings_title",
+           "points_vs_win", "room_title", "seat_label", "settings_lines", "settings_title",
            "show_alert", "shown_name", "win_pair", "yahtzee_choice", "yahtzee_note", "race_points_vs_win", "you"]
+
+
+_NAME = "\x00"  # stands for the names while a headline is put in capitals
+
+
+def _shout(head: str, names: str) -> str:
+    """A headline in capitals with the names as typed (issue 18: never altered)."""
+    # English's possessive stays with the name ("Zoé's TURN", not "Zoé'S")
+    return head.upper().replace(_NAME + "'S", _NAME + "'s").replace(_NAME, names)
 
 
 def banner(play) -> tuple[str, str, str]:
@@ -28,20 +38,26 @@ def banner(play) -> tuple[str, str, str]:
     if g.is_over:
         win = g.winners
         if not win:
-            return "GAME OVER", "", "over"
-        names = " and ".join(shown_name(play, i) for i in win)
+            return _("Game over").upper(), "", "over"
         totals = g.totals()
+        points = totals[win[0]]
         if len(win) > 1:
-            return f"{names.upper()} TIE", f"with {num(totals[win[0]])} each", "over"
-        verb = "WIN" if names.lower() == "you" else "WINS"
-        return f"{names.upper()} {verb}", f"with {num(totals[win[0]])}", "over"
+            names = names_and([shown_name(play, i) for i in win])
+            return (_shout(_("{names} tie", names=_NAME), names),
+                    _("with {points} each", points=points), "over")
+        name = shown_name(play, win[0])
+        head = _("You win") if says_you(name) else _("{name} wins", name=_NAME)
+        return _shout(head, name), _("with {points}", points=points), "over"
     seat = st.current
     name = shown_name(play, seat)
-    head = f"{possessive(name)} turn".upper()
+    computer = play.is_computer(seat)
+    if says_you(name):
+        head = _("Your turn (computer)") if computer else _("Your turn")
+    else:
+        head = (_("{name}'s turn (computer)", name=_NAME) if computer
+                else _("{name}'s turn", name=_NAME))
     kind = "you" if play.is_mine(seat) else "cpu"
-    if play.is_computer(seat):
-        head += " (COMPUTER)"
-    return head, " · ".join(ui_for(g).banner_parts(play)), kind
+    return _shout(head, name), " · ".join(ui_for(g).banner_parts(play)), kind
 
 
 def hint(play, odds) -> str:
@@ -73,14 +89,17 @@ def settings_lines(settings) -> list[str]:
     for name in settings.names():
         v = getattr(settings, name)
         if isinstance(v, bool):
-            text = "yes" if v else "no"
+            text = _("yes") if v else _("no")
         elif name == "pits":
-            text = ", ".join(f"{lo:,}-{hi:,}" for lo, hi in v) or "none"
+            text = ", ".join(f"{number(lo)}-{number(hi)}" for lo, hi in v) or _("none")
         elif isinstance(v, int):
-            text = f"{v:,}"
+            text = number(v)
+        elif name == "preset":
+            text = preset_name(v)
         else:
-            text = str(v)
-        out.append(f"{settings.param[name].label}: {text}")
+            text = shown(str(v))
+        out.append(_("{setting}: {value}", setting=shown(settings.param[name].label),
+                     value=text))
     return out
 
 

@@ -200,7 +200,7 @@ def test_banner_says_whose_turn():
     game = dicelab.new_game("bones", ["You", "Bob"], seed=1)
     play = Play(game)
     html = TurnBanner(play=play)._html()
-    assert ("YOUR TURN" in html) or ("BOB&#x27;S TURN" in html)
+    assert ("YOUR TURN" in html) or ("Bob&#x27;s TURN" in html)
 
 
 def test_records_persist_and_reset(tmp_path):

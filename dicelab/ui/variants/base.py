@@ -11,6 +11,7 @@ from typing import ClassVar
 from bokeh.plotting import figure
 
 from ...actions import Roll, Stand
+from ...i18n import L_, _
 from ..phrases import game_over, you
 
 esc = html.escape
@@ -53,6 +54,17 @@ def odds_figure(title: str, height: int = 210, **kw):
     return f
 
 
+def board_head_row(last: str) -> str:
+    """The scoreboard's header row: player, total, and the variant's own column."""
+    player, total = _("Player"), _("Total")
+    return f"<tr><th>{player}</th><th class='num'>{total}</th><th>{esc(last)}</th></tr>"
+
+
+def winner_mark() -> str:
+    won = _("★ winner")
+    return f" <b>{won}</b>"
+
+
 def odds_list(rows, foot="") -> str:
     """The odds panel's numbers as a definition list, and a line under them."""
     items = "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in rows)
@@ -64,14 +76,27 @@ class VariantUI:
     """The defaults; a variant overrides what differs."""
 
     variant: ClassVar[str] = ""
-    title: ClassVar[str] = ""          # in menus and the room bar
     has_stand: ClassVar[bool] = True   # a Stand button
-    stand_label: ClassVar[str] = "Stand (0)"
     enter_rolls: ClassVar[bool] = False  # Enter rolls (as "." does)
     score_card: ClassVar[bool] = False   # the score card is the main control
     history_shown: ClassVar[int] = 8     # history lines shown in full
     chance_points: ClassVar[bool] = False  # the coach's losses are chances (% points)
-    turn_word: ClassVar[str] = "turn"      # what a player's go is called
+
+    # words read when shown (properties: in the language of the moment, never kept)
+    @property
+    def title(self) -> str:
+        """The variant's name as its players call it, in the current language (menus, the
+        room bar)."""
+        return self.variant
+
+    @property
+    def stand_label(self) -> str:
+        return _("Stand (0)")
+
+    @property
+    def turn_word(self) -> str:
+        """What a player's go is called (the coach chart's axis)."""
+        return _("turn")
 
     def exact_win(self, game) -> bool:
         """Is the chance to win exact here (a win table), not estimated from play-outs?"""
@@ -80,7 +105,7 @@ class VariantUI:
     # ----- the rules in words ----------------------------------------------------------------
     def settings_title(self, c) -> str:
         """The rules in force in a few words (``c``: the settings, as attributes)."""
-        return f"{self.title} (to {c.target:,})"
+        return _("{game} (to {target})", game=self.title, target=c.target)
 
     # ----- the person's choices --------------------------------------------------------------
     def choosing(self, play) -> bool:
@@ -110,7 +135,7 @@ class VariantUI:
         return False
 
     def roll_label(self, play) -> str:
-        return "Roll (.)"
+        return _("Roll (.)")
 
     # ----- what the table shows ----------------------------------------------------------------
     def banner_parts(self, play) -> list[str]:
@@ -119,16 +144,17 @@ class VariantUI:
 
     def odds(self, play):
         """The odds the panel and the hint show (an ``odds_view`` readout or a sentence)."""
-        return "odds not available"
+        return L_("odds not available")
 
     def hint(self, play, odds) -> str:
         """What the rules require now and what the odds say, in words."""
         if play.game.is_over:
             return game_over(play)
-        return self.turn_hint(play, odds, *you(play, play.game.state.current))
+        return self.turn_hint(play, odds, you(play, play.game.state.current))
 
-    def turn_hint(self, play, odds, who: str, s: str) -> str:
-        """The hint during a turn (``who`` is on turn: "You" or a name; ``s`` the verb's end)."""
+    def turn_hint(self, play, odds, name: str | None) -> str:
+        """The hint during a turn (``name``: who is on turn, None where it is this person, whom
+        the sentences address as "you")."""
         raise NotImplementedError
 
     def tray(self, play, view: dict, roller: str, last, fresh: set) -> tuple[list, list]:
@@ -145,7 +171,7 @@ class VariantUI:
 
     def board_note(self, play) -> str:
         """The line under the scoreboard (HTML), or ""."""
-        return f"Target {play.game.config.target:,}"
+        return _("Target {target}", target=play.game.config.target)
 
     def turn_points(self, event, before_turn_total):
         """What ``event`` scored in one turn, for the records (None: not a turn's score)."""
@@ -155,6 +181,10 @@ class VariantUI:
     def odds_chart(self):
         """(bokeh figure, its ColumnDataSource) of the odds panel, or (None, None)."""
         return None, None
+
+    def label_chart(self, fig) -> None:
+        """Put the chart's words (title, axis titles) in the current language; the panel calls
+        it on every redraw (bokeh sends only what changed)."""
 
     def draw_odds(self, odds, src, play) -> str:
         """Put ``odds`` in the chart's ``src``; return the panel's text (HTML)."""

@@ -1,14 +1,12 @@
 """Bones and Thousand at the table: dice set aside to a keep area, a turn total, stand or roll."""
 from __future__ import annotations
 
-from bokeh.models import ColumnDataSource, LabelSet, Range1d
-
 from ...actions import Roll, Stand
+from ...i18n import _, n_, p_
 from ..odds_view import FiveDiceOdds, bones_win_odds, fivedice_odds, thousand_race
-from ..phrases import cap, num, pct, points_vs_win, possessive, win_pair
-from .base import HI, LO, VariantUI, die, esc, odds_figure, odds_list, register
-
-DICE = ["1", "2", "3", "4", "5"]
+from ..phrases import preset_name, says_you
+from .base import VariantUI, board_head_row, die, esc, register, winner_mark
+from .fivedice_odds import draw_odds, goal_words, label_chart, odds_chart, odds_words
 
 
 class FiveDiceUI(VariantUI):
@@ -32,88 +30,105 @@ class FiveDiceUI(VariantUI):
             return None
         st = play.game.state
         if not 0 <= pos < len(st.dice) or not st.counting[pos]:
-            return "Only counting dice can be set aside."
+            return _("Only counting dice can be set aside.")
         keep = set(play.keep_positions()) ^ {pos}
         if not keep:
-            return "Set aside at least one counting die."
+            return _("Set aside at least one counting die.")
         return {"keep": tuple(sorted(keep))}
 
     def roll_label(self, play) -> str:
         st = play.game.state
-        return "Roll again (.)" if st.phase == "decide" or st.hot_dice else "Roll (.)"
+        return _("Roll again (.)") if st.phase == "decide" or st.hot_dice else _("Roll (.)")
 
     # ----- what the table shows ----------------------------------------------------------------
     def banner_parts(self, play) -> list[str]:
         st = play.game.state
-        parts = [f"turn total {num(st.turn_total)}"]
+        parts = [_("turn total {points}", points=st.turn_total)]
         if st.phase == "decide" or st.hot_dice:
-            parts.append("hot dice: 5 dice to roll" if st.hot_dice
-                         else f"{st.dice_left} {'die' if st.dice_left == 1 else 'dice'} to roll")
+            parts.append(_("hot dice: 5 dice to roll") if st.hot_dice
+                         else n_("{n} die to roll", "{n} dice to roll", st.dice_left))
         if getattr(st, "final_from", None) is not None:
-            parts.append("final turns")
+            parts.append(_("final turns"))
         return parts
 
     def tray(self, play, view, roller, last, fresh):
         st = play.game.state
         rolled, kept = [], []
         view["show_keep"] = True
-        view["keep_label"] = "keep ✓"
+        view["keep_label"] = _("keep ✓")
         mine = st.phase == "decide" or st.hot_dice
+        you = says_you(roller)
         if play.choosing:
             keep = set(play.keep_positions())
-            view["rolled_label"] = (f"{roller} rolled — click counting dice to set aside (1-5)"
-                                    if play.person_on_turn else f"{roller} rolled")
+            if play.person_on_turn:
+                view["rolled_label"] = (
+                    _("You rolled — click counting dice to set aside (1-5)") if you else
+                    _("{name} rolled — click counting dice to set aside (1-5)", name=roller))
+            else:
+                view["rolled_label"] = _("You rolled") if you else _("{name} rolled",
+                                                                     name=roller)
             for i, d in enumerate(st.dice):
                 if st.counting[i]:
                     sel = i in keep
-                    rolled.append(die(d, i, "choose count" if sel else "choose", "✓ set aside"
-                                      if sel else "counts", f"die {i + 1}: {d}, counting, "
-                                      + ("set aside" if sel else "not set aside"),
-                                      i in fresh, click=play.person_on_turn, sel=sel))
+                    rolled.append(die(
+                        d, i, "choose count" if sel else "choose",  # i18n: not shown
+                        _("✓ set aside") if sel else _("counts"),
+                        _("die {pos}: {face}, counting, set aside", pos=i + 1, face=d) if sel
+                        else _("die {pos}: {face}, counting, not set aside", pos=i + 1, face=d),
+                        i in fresh, click=play.person_on_turn, sel=sel))
                 else:
-                    rolled.append(die(d, i, "", "", f"die {i + 1}: {d}, does not count",
-                                      i in fresh))
-            kept = [die(d, 100 + j, "count", "✓", f"{d}, kept earlier")
+                    rolled.append(die(d, i, "", "", _("die {pos}: {face}, does not count",
+                                                      pos=i + 1, face=d), i in fresh))
+            kept = [die(d, 100 + j, "count", "✓", _("{face}, kept earlier", face=d))
                     for j, d in enumerate(st.before_kept)]
         elif mine and st.dice:
             # last roll: non-counting dice stay to be rolled again, counting ones move to keep
-            view["rolled_label"] = (f"{roller} rolled" if not st.hot_dice
-                                    else "hot dice: all five roll again")
+            if st.hot_dice:
+                view["rolled_label"] = _("hot dice: all five roll again")
+            else:
+                view["rolled_label"] = _("You rolled") if you else _("{name} rolled",
+                                                                     name=roller)
             n_new = sum(st.counting)
             for i, d in enumerate(st.dice):
                 if not st.counting[i]:
-                    rolled.append(die(d, i, "", "", f"{d}, does not count", i in fresh))
+                    rolled.append(die(d, i, "", "", _("{face}, does not count", face=d),
+                                      i in fresh))
             old = len(st.kept) - n_new
             for j, d in enumerate(st.kept):
                 new = j >= old
                 kept.append(die(d, 100 + j, "count", "✓",
-                                f"{d}, counting, kept" + (" this roll" if new else ""),
+                                _("{face}, counting, kept this roll", face=d) if new
+                                else _("{face}, counting, kept", face=d),
                                 fresh=new and bool(fresh)))
         elif st.dice:
             bust = last is not None and last.kind == "bust"
-            view["rolled_label"] = (cap(f"{possessive(roller)} last roll")
-                                    + (" — bust" if bust else ""))
+            if bust:
+                view["rolled_label"] = (_("Your last roll — bust") if you else
+                                        _("{name}'s last roll — bust", name=roller))
+            else:
+                view["rolled_label"] = (_("Your last roll") if you else
+                                        _("{name}'s last roll", name=roller))
             for i, d in enumerate(st.dice):
                 c = st.counting[i] if i < len(st.counting) else False
                 rolled.append(die(d, i, "bust" if bust else "old", "✗" if bust else
                                   ("✓" if c else ""),
-                                  f"{d}" + (", no counting die" if bust else ""),
+                                  _("{face}, no counting die", face=d) if bust else f"{d}",
                                   fresh=i in fresh and bust))
             if bust:
-                view["badge"], view["badge_kind"] = "BUST", "bust"
+                view["badge"], view["badge_kind"] = _("BUST"), "bust"
         else:
-            view["rolled_label"] = "dice"
+            view["rolled_label"] = _("dice")
         if st.hot_dice:
-            view["badge"], view["badge_kind"] = "HOT DICE", "hot"
+            view["badge"], view["badge_kind"] = _("HOT DICE"), "hot"
         return rolled, kept
 
     def board_head(self) -> str:
-        return "<tr><th>Player</th><th class='num'>Total</th><th>Status</th></tr>"
+        return board_head_row(_("Status"))
 
     def board_cell(self, play, seat, won) -> str:
         status = self.status(play, seat)
         if won:
-            status += " <b>★ winner</b>"
+            status += winner_mark()
         return f"<td class='status'>{status}</td>"
 
     def status(self, play, seat) -> str:
@@ -128,137 +143,77 @@ class FiveDiceUI(VariantUI):
     def odds(self, play):
         return fivedice_odds(play)
 
-    def turn_hint(self, play, odds, who, s) -> str:
+    def turn_hint(self, play, odds, name) -> str:
         g = play.game
         st = g.state
         need, _rule = g.need_to_stand()
         tt = st.turn_total
         if play.choosing and play.keep is not None and isinstance(odds, FiveDiceOdds):
             tt = odds.readout.turn_total
-        goal = g.stand_goal()
+        goal = goal_words(g.stand_goal())
         lines = []
         if st.phase == "roll" and tt == 0:
-            lines.append(f"{who} roll{s} to start the turn." if who != "You"
-                         else "Roll to start your turn (press . or click Roll).")
+            lines.append(_("{name} rolls to start the turn.", name=name) if name is not None
+                         else _("Roll to start your turn (press . or click Roll)."))
             if need:
-                lines.append(f"{who} need{s} {num(need)} in this turn to {goal}.")
+                lines.append(
+                    _("You need {need} in this turn to {goal}.", need=need, goal=goal)
+                    if name is None else
+                    _("{name} needs {need} in this turn to {goal}.", name=name, need=need,
+                      goal=goal))
         elif st.hot_dice and g.hot_dice_compulsory:
-            lines.append(f"Hot dice! All five must be rolled again (turn total {num(tt)}).")
+            lines.append(_("Hot dice! All five must be rolled again (turn total {points}).",
+                           points=tt))
         else:
             if st.hot_dice:
-                lines.append(f"Hot dice! {who} may roll all five again, keeping {num(tt)}.")
+                lines.append(
+                    _("Hot dice! You may roll all five again, keeping {points}.", points=tt)
+                    if name is None else
+                    _("Hot dice! {name} may roll all five again, keeping {points}.", name=name,
+                      points=tt))
             if tt < need:
-                lines.append(f"{who} need{s} {num(need - tt)} more this turn to {goal}"
-                             f" ({num(need)} in all).")
+                lines.append(
+                    _("You need {more} more this turn to {goal} ({need} in all).",
+                      more=need - tt, goal=goal, need=need) if name is None else
+                    _("{name} needs {more} more this turn to {goal} ({need} in all).",
+                      name=name, more=need - tt, goal=goal, need=need))
             elif need and not st.hot_dice:
-                lines.append(f"{num(tt)} is enough to {goal}: "
-                             f"{who.lower() if who == 'You' else who} may stand.")
+                lines.append(
+                    _("{points} is enough to {goal}: you may stand.", points=tt, goal=goal)
+                    if name is None else
+                    _("{points} is enough to {goal}: {name} may stand.", points=tt, goal=goal,
+                      name=name))
         if isinstance(odds, FiveDiceOdds):
-            lines.append(self._odds_words(odds, tt, who))
+            lines.append(odds_words(odds, tt, name))
         return " ".join(lines)
 
-    def _odds_words(self, odds, tt, who) -> str:
-        ro = odds.readout
-        n = ro.dice_left
-        risk = f"Rolling {n} {'die' if n == 1 else 'dice'}: {pct(ro.bust_chance)} chance"
-        risk += f" to lose {num(tt)}." if tt else " of a bust."
-        if odds.final:
-            # Bones' final turn: only passing the leader counts, not the points
-            must, leader, chance = odds.final
-            done = f"Final turn: {num(tt)} passes {num(leader)}. Best play: stand and win."
-            todo = (f"Final turn: {who.lower() if who == 'You' else who} must reach "
-                    f"{num(must)} this turn to pass {num(leader)} ({pct(chance)} chance "
-                    f"from here). Best play: roll.")
-        elif odds.race:
-            # Thousand's race: a stand short of the barrel leaves the opponent the game
-            p, must, chance = odds.race
-            done = f"{num(tt)} reaches the barrel. Best play: stand."
-            todo = (f"An opponent on the barrel wins next turn with {pct(p)} chance, so only "
-                    f"reaching the barrel counts: {num(must)} this turn ({pct(chance)} "
-                    f"chance from here). Best play: roll.")
-        if odds.final or odds.race:
-            best = done if tt >= must and ro.may_stand else todo
-        else:
-            best = (f"Best play: {ro.decision} (rolling is worth {num(ro.roll_value)}"
-                    + (f" vs {num(ro.stand_value)} standing)." if ro.stand_value is not None
-                       else ", standing is not allowed yet)."))
-            w = odds.win
-            if w is not None and w.stand_win_chance is not None and w.decision != ro.decision:
-                best += f" To win, though: {w.decision} ({win_pair(w)} chance to win)."
-        return risk + " " + best
-
     def odds_chart(self):
-        src = ColumnDataSource(dict(x=DICE, y=[0.0] * 5, color=[LO] * 5, label=[""] * 5,
-                                    hatch=[" "] * 5))
-        f = odds_figure("Chance to score, by dice rolled", x_range=DICE)
-        f.vbar(x="x", top="y", width=0.7, color="color", hatch_pattern="hatch",
-               hatch_color="white", hatch_alpha=0.5, source=src)
-        f.add_layout(LabelSet(x="x", y="y", text="label", source=src, text_align="center",
-                              y_offset=3, text_font_size="11px", text_font_style="bold"))
-        f.y_range = Range1d(0, 1.18)
-        f.yaxis.ticker = [0, 0.25, 0.5, 0.75, 1]
-        f.yaxis.major_label_overrides = {0: "0%", 0.25: "25%", 0.5: "50%", 0.75: "75%",
-                                         1: "100%"}
-        f.xaxis.axis_label = "dice rolled (current: ▲)"
-        return f, src
+        return odds_chart()
+
+    def label_chart(self, fig) -> None:
+        label_chart(fig)
 
     def draw_odds(self, o, src, play) -> str:
-        ro = o.readout
-        n = o.dice_now
-        src.data = dict(
-            x=DICE, y=o.counting,
-            color=[HI if i + 1 == n else LO for i in range(5)],
-            label=[("▲ " if i + 1 == n else "") + pct(p) for i, p in enumerate(o.counting)],
-            hatch=[" " if i + 1 == n else "/" for i in range(5)])
-        st = play.state
-        stand = "not allowed" if ro.stand_value is None else num(ro.stand_value)
-        star_roll = " ★" if ro.decision == "roll" else ""
-        star_stand = " ★" if ro.decision == "stand" else ""
-        rows = [
-            (f"Chance to score with {n} {'die' if n == 1 else 'dice'}", pct(ro.counting_chance)),
-            ("Bust chance" + (f" (lose {num(st.turn_total)})" if st.turn_total else ""),
-             pct(ro.bust_chance)),
-            ("Next roll scores on average", num(ro.expected_roll_points)),
-            ("EV if you stand", f"{stand}{star_stand}"),
-            ("EV if you roll (then play best)", f"{num(ro.roll_value)}{star_roll}"),
-        ]
-        if ro.reach_amount:
-            rows.append((f"Chance to {o.reach_label} ({num(ro.reach_amount)} this turn)",
-                         pct(ro.reach_chance)))
-        best = f"Best play now: <b class='best'>{ro.decision.upper()}</b> ★ (expected points)"
-        if o.final:
-            must, leader, chance = o.final
-            rows.append((f"Final turn: reach {num(must)} this turn to pass {num(leader)}",
-                         pct(chance)))
-            to_win = "STAND" if st.turn_total >= must and ro.may_stand else "ROLL"
-            best = (f"Best play now: <b class='best'>{to_win}</b> ★ (to win: only passing "
-                    f"{num(leader)} counts)")
-        elif o.win is not None:
-            w = o.win
-            rows.append(("Chance to win from here", pct(w.win_chance)))
-            rows.append(("… if you stand", "not allowed" if w.stand_win_chance is None
-                         else pct(w.stand_win_chance)))
-            rows.append(("… if you roll (then play to win)", pct(w.roll_win_chance)))
-            best += f"<br>To win: <b class='best'>{w.decision.upper()}</b>"
-            said = points_vs_win(ro, w)
-            if said:
-                best += f"<br>{esc(said)}"
-        elif o.win_note:
-            best += f"<br><span class='na'>{esc(o.win_note)}</span>"
-        return odds_list(rows, best)
+        return draw_odds(o, src, play)
 
 
 @register
 class BonesUI(FiveDiceUI):
     variant = "bones"
-    title = "Bones"
+    @property
+    def title(self) -> str:
+        return p_("game", "Bones")
 
     def exact_win(self, game) -> bool:
         return game.n_seats == 2  # the two-seat win table (odds.win)
 
     def settings_title(self, c) -> str:
-        extra = ", choose keepers" if c.choose_keepers else ""
-        return f"Bones ({c.preset} rules, to {c.target:,}, on board at {c.min_on_board}{extra})"
+        preset = preset_name(c.preset)
+        if c.choose_keepers:
+            return _("Bones ({preset} rules, to {target}, on board at {minimum}, choose "
+                     "keepers)", preset=preset, target=c.target, minimum=c.min_on_board)
+        return _("Bones ({preset} rules, to {target}, on board at {minimum})", preset=preset,
+                 target=c.target, minimum=c.min_on_board)
 
     def choosing(self, play) -> bool:
         g = play.game
@@ -267,16 +222,18 @@ class BonesUI(FiveDiceUI):
 
     def status(self, play, seat) -> str:
         st = play.game.state
-        status = "on board ✓" if st.on_board[seat] else "not on board —"
+        status = _("on board ✓") if st.on_board[seat] else _("not on board —")
         if st.final_from == seat:
-            status += " · reached target"
+            status += " · " + _("reached target")
         return status
 
     def board_note(self, play) -> str:
         g = play.game
-        final = " · <span class='final'>final turns</span>" \
-            if g.state.final_from is not None else ""
-        return f"Target {g.config.target:,}{final}"
+        final = ""
+        if g.state.final_from is not None:
+            words = _("final turns")
+            final = f" · <span class='final'>{words}</span>"
+        return _("Target {target}", target=g.config.target) + final
 
     def odds(self, play):
         return fivedice_odds(play, win=bones_win_odds)
@@ -285,24 +242,30 @@ class BonesUI(FiveDiceUI):
 @register
 class ThousandUI(FiveDiceUI):
     variant = "thousand"
-    title = "Thousand (1000)"
+    @property
+    def title(self) -> str:
+        return p_("game", "Thousand (1000)")
 
     def settings_title(self, c) -> str:
-        return f"Thousand (to {c.target}, barrel {c.barrel or 'off'})"
+        # written as the game's name is ("1000"), not grouped
+        if not c.barrel:
+            return _("Thousand (to {target}, barrel off)", target=str(c.target))
+        return _("Thousand (to {target}, barrel {barrel})", target=str(c.target),
+                 barrel=str(c.barrel))
 
     def status(self, play, seat) -> str:
         g = play.game
         s = g.status(seat)
-        bits = ["opened ✓" if s["opened"] else "not opened —"]
+        bits = [_("opened ✓") if s["opened"] else _("not opened —")]
         if s["on_barrel"] and not g.is_over:  # attempts left mean nothing after a win
-            bits.append(f"🛢 barrel {s['barrel_attempts_left']}/"
-                        f"{g.config.barrel_attempts} left")
+            bits.append("🛢 " + _("barrel {left}/{attempts} left", left=s["barrel_attempts_left"],
+                                  attempts=g.config.barrel_attempts))
         elif s["pit"]:
-            bits.append(f"⛏ pit {s['pit'][0]}-{s['pit'][1]}")
+            bits.append("⛏ " + _("pit {low}-{high}", low=s["pit"][0], high=s["pit"][1]))
         if s["bolts"]:
-            bits.append("⚡" * s["bolts"] + f" {s['bolts']} bolt"
-                        + ("s" if s["bolts"] > 1 else ""))
+            bits.append("⚡" * s["bolts"] + " " + n_("{n} bolt", "{n} bolts", s["bolts"]))
         return "".join(f"<span>{esc(b)}</span>" for b in bits)
 
     def odds(self, play):
         return fivedice_odds(play, race=thousand_race)
+
