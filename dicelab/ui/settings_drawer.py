@@ -8,7 +8,7 @@ import panel as pn
 import panel_material_ui as pmui
 import param
 
-from ..i18n import _, tr
+from ..i18n import N_, _, tr
 from .names import seat_name, shown, strategy_label
 from .play import Play, Prefs
 from .records import KEYS, RESETS, TITLES, RecordStore
@@ -17,6 +17,10 @@ from .switch_player import SwitchPlayer
 from .table import rules_title
 from .variant_cards import variant_title
 from .words import settings_lines
+
+
+# the computers' knobs whose labels param made from their names, marked for tr()
+KNOB_LABELS = (N_("Hot dice habit"), N_("Wait"), N_("Seed"))
 
 
 class SettingsDrawer(pn.viewable.Viewer):

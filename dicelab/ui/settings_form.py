@@ -12,13 +12,20 @@ import param
 
 from ..errors import RuleError
 from .. import i18n
-from ..i18n import _
+from ..i18n import N_, _
 from ..settings import Settings
 from .names import shown
 from .phrases import cap, preset_name
 from .words import alert_pane, show_alert
 
 MAX_PITS = 6
+# the settings' labels (param makes them from the names: "min_on_board" -> "Min on board"),
+# marked here so that every screen showing a label can translate it (tr)
+SETTING_LABELS = (N_("Preset"), N_("Choose keepers"), N_("Min on board"), N_("Target"),
+                  N_("Opening"), N_("Pits"), N_("Barrel"), N_("Barrel attempts"),
+                  N_("Barrel fall"), N_("Bolts per penalty"), N_("Bolt penalty"),
+                  N_("Rerolls"), N_("Upper bonus"), N_("Upper bonus threshold"), N_("Joker"),
+                  N_("Filled box wastes round"), N_("Yahtzee bonus"))
 
 
 def number_format():

@@ -74,8 +74,8 @@ def foreign_words(page, lang: str, names=()) -> dict[str, str]:
     out: dict[str, str] = {}
     for text in page_texts(page):
         bare = text
-        for name in sorted(names, key=len, reverse=True):  # whole names only
-            bare = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", " ", bare, flags=re.I)
+        for name in sorted(names, key=len, reverse=True):  # whole names, as typed
+            bare = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", " ", bare)
         for w in WORD.findall(bare):
             if w.lower() not in known:
                 out.setdefault(w, text[:80])
