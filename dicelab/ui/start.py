@@ -118,18 +118,22 @@ class StartScreen(pn.viewable.Viewer):
         self._draw_settings()
         self._draw_seats()
 
-    def rules_dialog(self, variant: str):
+    def rules_dialog(self, variant: str, open: bool = False):
         if self._rules is None:
-            self._rules = pmui.Dialog(pmui.Typography("", sizing_mode="stretch_width"),
-                                      title=_("Rules"), open=False, close_on_click=True,
-                                      width_option="md")
+            # made open when it is to be shown at once: a dialog added to the page and then
+            # opened in the same change opened only about half the time
+            self._rules = pmui.Dialog(pmui.Typography(RULES[variant],
+                                                      sizing_mode="stretch_width"),
+                                      title=_("{game} — rules", game=SUMMARY[variant][0]),
+                                      open=open, close_on_click=True, width_option="md")
             self._rules_slot.objects = [self._rules]
+            return self._rules
         self._rules.title = _("{game} — rules", game=SUMMARY[variant][0])
         self._rules.objects[0].object = RULES[variant]
         return self._rules
 
     def show_rules(self, variant: str):
-        self.rules_dialog(variant).open = True
+        self.rules_dialog(variant, open=True).open = True
 
     # ----- settings --------------------------------------------------------------------------
     def _draw_settings(self):

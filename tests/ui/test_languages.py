@@ -120,14 +120,8 @@ def assert_in_language(page, lang: str, names=NAMES, final: bool = True) -> None
 @pytest.mark.parametrize("variant", [0, 1, 2, 3])
 def test_every_variant_in_each_language(page, lang_server, lang, variant):
     app = open_app(page, lang_server, lang)
-    for attempt in (1, 2):  # the dialog is made at the first click: it may miss it
-        page.get_by_role("button", name=words(lang, "Rules")[0], exact=True).click()
-        try:
-            page.locator("[role=dialog]").wait_for(timeout=6000)
-            break
-        except Exception:
-            if attempt == 2:
-                raise
+    page.get_by_role("button", name=words(lang, "Rules")[0], exact=True).click()
+    page.locator("[role=dialog]").wait_for()
     assert_in_language(page, lang, final=False)
     page.keyboard.press("Escape")
     start(app, lang, variant)
@@ -188,7 +182,7 @@ def test_russian_then_french_mid_game_keeps_everything(page, lang_server):
     app = App(page, lang_server)
     play_turns(app, 6)
     app.wait_person_or_over()
-    assert_in_language(page, "ru", names=("Фёдор",), final=False)
+    assert_in_language(page, "ru", final=False)
     before = table_state(page)
     choose_language(page, "fr", "ru")
     page.wait_for_function("() => location.search.includes('lang=fr')")
@@ -211,7 +205,7 @@ def test_russian_then_french_mid_game_keeps_everything(page, lang_server):
     other.goto(lang_server.url + "?anim=0&sound=off&lang=ru")
     other.get_by_role("button", name=words("ru", "New game")[0], exact=True).wait_for()
     other.close()
-    assert_in_language(page, "fr", names=("Фёдор",))
+    assert_in_language(page, "fr")
     assert not page.errors
 
 
