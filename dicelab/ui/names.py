@@ -1,12 +1,11 @@
 """How the app's screens name seats and computer strategies in the page's language (issue 18),
-from the homes of those words (``dicelab.names``, ``dicelab.players``, ``ui.phrases``). Names a
+from the homes of those words (``dicelab.names``, ``ui.phrases``). Names a
 person typed are shown as typed; only the defaults the app itself chose follow the language."""
 from __future__ import annotations
 
 from ..i18n import Msg
 from ..names import is_you, shown_name as seat_name
-from ..players import strategy_name
-from .phrases import shown
+from .phrases import shown, strategy_name
 
 __all__ = ["YOU", "is_you", "said", "seat_name", "shown", "strategy_label"]
 
@@ -14,12 +13,9 @@ YOU = "You"  # i18n: not shown (the stored name of a person's default seat: "You
 
 
 def strategy_label(strategy: str | None) -> str:
-    """A computer strategy's name in the page's language ("chicken" -> "Prudent"); a knob
+    """A computer strategy's name in the page's language ("chicken" -> "prudent"); a knob
     after ":" stays as it is."""
-    if not strategy:
-        return ""
-    base, sep, rest = str(strategy).partition(":")
-    return str(strategy_name(base)) + sep + rest
+    return strategy_name(strategy) if strategy else ""
 
 
 def said(exc: Exception):
