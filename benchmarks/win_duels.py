@@ -8,8 +8,10 @@ is played when the table is cached (``dicelab odds thousand --win --build``); th
 smaller Thousand settings whose tables build in seconds, with every rule in play (opening, a pit,
 the barrel with three attempts and a fall, bolts with a penalty).
 
-    .venv/bin/python benchmarks/win_duels.py [games per matchup, default 200000] [race]
+    .venv/bin/python benchmarks/win_duels.py [games per matchup, default 200000] [race|bones]
 
+``bones``: only the Bones rows, the default rules (target 10,000, min on board 600: its table
+is read from the cache folder, or built once, under a minute) among them.
 ``race``: only the race-rule table: `optimal` with the rule forced on against `optimal`
 without it, at several chances of finishing from the barrel (the rule's RACE_LIKELY threshold
 turns it on from 50%).
@@ -78,6 +80,8 @@ def main():
     if sys.argv[2:] == ["race"]:
         return race_table(n)
     rows = []
+    if sys.argv[2:] == ["bones"]:
+        return bones_rows(n, rows)
     for name, kw in THOUSAND.items():
         cfg = ThousandSettings(**kw)
         r = cfg.turn_rules()
@@ -120,16 +124,26 @@ def main():
         rows.append(("thousand default (cached table)", "winning vs optimal", n, f"{p:.4f}",
                      f"[{lo:.4f}, {hi:.4f}]", "yes" if lo > 0.5 or hi < 0.5 else "no"))
         print(rows[-1], flush=True)
-    for mob in (50, 600):
-        t = win.table("bones", progress=False, cache=False, target=1000, min_on_board=mob)
+    bones_rows(n, rows)
+
+
+BONES = [(1000, 50), (1000, 600), (10_000, 600)]   # (target, min on board); the last: default
+
+
+def bones_rows(n, rows):
+    for target, mob in BONES:
+        default = (target, mob) == (10_000, 600)
+        # the default table is kept in the cache folder (built once, under a minute)
+        t = win.table("bones", progress=False, cache=default, target=target, min_on_board=mob)
         ev = duels.ev_policy(fd.FiveDiceRules("bones", min_on_board=mob))
         wn = duels.table_policy(t)
 
-        def play(pols, games, seed, mob=mob):
-            return duels.play(pols, games, target=1000, min_on_board=mob, seed=seed)
+        def play(pols, games, seed, mob=mob, target=target):
+            return duels.play(pols, games, target=target, min_on_board=mob, seed=seed)
         p, lo, hi = duel(play, wn, ev, n, 21)
-        rows.append((f"bones 1,000, min on board {mob}", "winning vs optimal", n, f"{p:.4f}",
-                     f"[{lo:.4f}, {hi:.4f}]", "yes" if lo > 0.5 or hi < 0.5 else "no"))
+        rows.append((f"bones {target:,}, min on board {mob}", "winning vs optimal", n,
+                     f"{p:.4f}", f"[{lo:.4f}, {hi:.4f}]",
+                     "yes" if lo > 0.5 or hi < 0.5 else "no"))
         print(rows[-1], flush=True)
     print_table("Head to head, two seats (win rate of the first-named, each first in half)",
                 ["game", "matchup", "games", "win rate", "95% interval", "excludes 50%"], rows)

@@ -1,11 +1,11 @@
 """Exact win tables (issue 16): building the two-seat Bones table, on this machine, against a
-plain reference timed in the same run, its peak memory, and one lookup.
+plain reference timed in the same run, and its peak memory.
 
 Reference ("plain"): a fixed numpy workload (50 products of 400x400 matrices), so the ratio
 says how many of those a build costs whatever the load of the machine; CPU seconds are given
 too (wall time on a shared 2-core machine mostly measures the other jobs). Each build runs in
 a fresh process with no cache (peak RSS of that process). Goals: < 60 s and < 2 GB for the
-default table (target 10,000, min on board 600); a lookup < 1 ms.
+default table (target 10,000, min on board 600). Lookups (< 1 ms): benchmarks/win_lookup.py.
 
 Thousand (dicelab.odds.win_thousand): the full build of two small Thousand settings, and for the
 default settings (too slow to build here: README "Chance to win") its size and the CPU of two
@@ -21,7 +21,7 @@ import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _table import print_table, timed  # noqa: E402
+from _table import print_table  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -121,46 +121,7 @@ def main():
                 ["table", "statuses", "start states", "turn states per sweep", "sweeps",
                  "CPU s", "CPU / plain", "CPU s per sweep", "peak MB", "last change",
                  "first player's chance", "< 60 s CPU, < 2 GB"], rows)
-
-    from dicelab.odds import win
-    t = win.table("bones", progress=False, cache=False, target=2000, min_on_board=600)
-    looks = [
-        ("start of a turn (table read)", lambda: t.readout(650, 1200)),
-        ("mid-turn, turn already solved", lambda: t.readout(650, 1200, 300, 2)),
-        ("final turn (reach table)", lambda: t.readout(650, 2000, 300, 2)),
-    ]
-    t.readout(650, 1200, 300, 2)
-    rows = []
-    for label, fn in looks:
-        us = timed(fn, 2000)[0] * 1e6
-        rows.append((label, f"{us:.1f}", "yes" if us < 1000 else "NO"))
-
-    def first_mid_turn():
-        t._turn.cache_clear()
-        t.readout(650, 1200, 300, 2)
-    ms = timed(first_mid_turn, 20)[0] * 1e3
-    rows.append(("mid-turn, first of its turn (solves one turn)", f"{ms * 1e3:.1f}",
-                 "yes" if ms < 1 else "NO"))
-    from dicelab.rules.fivedice import Standing
-    th = win.table("thousand", progress=False, cache=False, **dict(THOUSAND[0][1], pits=[(25, 50)]))
-    me, other = Standing(60, True), Standing(100, True, True, 1)
-    th.readout(me, other, 20, 3)
-    for label, fn in (("thousand T150: start of a turn", lambda: th.readout(me, other)),
-                      ("thousand T150: mid-turn, turn solved",
-                       lambda: th.readout(me, other, 20, 3)),
-                      ("thousand T150: policy bit (winning's decision)",
-                       lambda: th.stands_at(th.status(me), th.status(other), 4, 3))):
-        us = timed(fn, 2000)[0] * 1e6
-        rows.append((label, f"{us:.1f}", "yes" if us < 1000 else "NO"))
-
-    def first_thousand():
-        th._turn.cache_clear()
-        th.readout(me, other, 20, 3)
-    us = timed(first_thousand, 20)[0] * 1e6
-    rows.append(("thousand T150: mid-turn, first of its turn", f"{us:.1f}",
-                 "yes" if us < 1000 else "NO"))
-    print_table("One win-chance lookup (median; Bones target 2,000)", ["lookup", "us", "< 1 ms"],
-                rows)
+    # lookups: benchmarks/win_lookup.py
 
 
 if __name__ == "__main__":

@@ -7,38 +7,42 @@ import os
 import sys
 from pathlib import Path
 
+from . import i18n
 from .errors import RuleError
+from .i18n import _, n_
 
 VARIANTS = ("bones", "thousand", "under40", "yahtzee")
 
 
 def _parser() -> argparse.ArgumentParser:
     from .odds.cli_options import thousand_options as _thousand_options
+    from .terminal.language import add_language_option
 
-    p = argparse.ArgumentParser(prog="dicelab", description="Play and understand dice games.")
+    p = argparse.ArgumentParser(prog="dicelab", description=_("Play and understand dice games."))
+    add_language_option(p)
     sub = p.add_subparsers(dest="command", required=True)
 
-    s = sub.add_parser("score", help="score one roll")
+    s = sub.add_parser("score", help=_("score one roll"))
     s.add_argument("variant", choices=VARIANTS)
-    s.add_argument("dice", nargs="+", help="die values 1..6")
-    s.add_argument("--preset", help="bones: hypercard|french; yahtzee: official|seed")
-    s.add_argument("--json", action="store_true", help="print JSON")
+    s.add_argument("dice", nargs="+", help=_("die values 1..6"))
+    s.add_argument("--preset", help=_("bones: hypercard|french; yahtzee: official|seed"))
+    s.add_argument("--json", action="store_true", help=_("print JSON"))
 
-    s = sub.add_parser("play", help="play in the terminal")
+    s = sub.add_parser("play", help=_("play in the terminal"))
     s.add_argument("variant", choices=VARIANTS)
     s.add_argument("--players", default=None,
-                   help='comma-separated names, e.g. "Ann,Bob" (bones, thousand, under40)')
-    s.add_argument("--rules", default="official", help="yahtzee: official|seed")
-    s.add_argument("--preset", default=None, help="bones: hypercard|french")
-    s.add_argument("--target", type=int, default=None, help="points that win the game")
-    s.add_argument("--min-on-board", type=int, default=None, help="bones: 50..700")
+                   help=_('comma-separated names, e.g. "Ann,Bob" (bones, thousand, under40)'))
+    s.add_argument("--rules", default="official", help=_("yahtzee: official|seed"))
+    s.add_argument("--preset", default=None, help=_("bones: hypercard|french"))
+    s.add_argument("--target", type=int, default=None, help=_("points that win the game"))
+    s.add_argument("--min-on-board", type=int, default=None, help=_("bones: 50..700"))
     s.add_argument("--choose-keepers", action="store_true",
-                   help="bones: choose which counting dice to set aside")
+                   help=_("bones: choose which counting dice to set aside"))
     s.add_argument("--seed", type=int, default=None)
     s.add_argument("--coach", action="store_true",
-                   help="say what each decision cost, and review the game at the end")
+                   help=_("say what each decision cost, and review the game at the end"))
 
-    s = sub.add_parser("odds", help="exact odds tables")
+    s = sub.add_parser("odds", help=_("exact odds tables"))
     s.add_argument("variant", choices=("bones", "thousand", "under40"))
     s.add_argument("--dice", type=int, default=None)
     s.add_argument("--turn-total", type=int, default=0)
@@ -49,53 +53,55 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--score", type=int, default=0)
     s.add_argument("--leader", type=int, default=None)
     s.add_argument("--win", action="store_true",
-                   help="bones, thousand: chance to win a two-seat game (with --opponent)")
-    s.add_argument("--opponent", type=int, default=None, help="--win: the other's banked total")
-    s.add_argument("--target", type=int, default=None, help="--win: points that win the game")
+                   help=_("bones, thousand: chance to win a two-seat game (with --opponent)"))
+    s.add_argument("--opponent", type=int, default=None, help=_("--win: the other's banked total"))
+    s.add_argument("--target", type=int, default=None, help=_("--win: points that win the game"))
     _thousand_options(s)
-    s.add_argument("--bolts", type=int, default=0, help="thousand --win: my bolts in a row")
+    s.add_argument("--bolts", type=int, default=0, help=_("thousand --win: my bolts in a row"))
     s.add_argument("--opponent-bolts", type=int, default=0,
-                   help="thousand --win: the other's bolts in a row")
+                   help=_("thousand --win: the other's bolts in a row"))
     s.add_argument("--barrel-turns", type=int, default=0,
-                   help="thousand --win: my failed turns on the barrel")
+                   help=_("thousand --win: my failed turns on the barrel"))
     s.add_argument("--opponent-barrel-turns", type=int, default=0,
-                   help="thousand --win: the other's failed turns on the barrel")
+                   help=_("thousand --win: the other's failed turns on the barrel"))
     s.add_argument("--build", action="store_true",
-                   help="thousand --win: build a large exact table (many minutes) instead of "
-                        "estimating by play-outs")
+                   help=_("thousand --win: build a large exact table (many minutes) instead "
+                             "of estimating by play-outs"))
     s.add_argument("--json", action="store_true")
 
-    s = sub.add_parser("simulate", help="the strategy lab: computer players against each other")
+    s = sub.add_parser("simulate", help=_("the strategy lab: computer players against each other"))
     s.add_argument("variant", choices=VARIANTS)
-    s.add_argument("--players", required=True, help="e.g. chicken,aggressive,gambler,optimal")
+    s.add_argument("--players", required=True, help=_("e.g. chicken,aggressive,gambler,optimal"))
     n = s.add_mutually_exclusive_group()
     n.add_argument("--games", type=int, default=None)
     n.add_argument("--turns", type=int, default=None,
-                   help="bones/thousand: independent turns on the board per player")
+                   help=_("bones/thousand: independent turns on the board per player"))
     s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--min-on-board", type=int, default=None, help="bones")
+    s.add_argument("--min-on-board", type=int, default=None, help=_("bones"))
     s.add_argument("--target", type=int, default=None)
-    s.add_argument("--preset", default=None, help="bones: hypercard|french; yahtzee: official|seed")
+    s.add_argument("--preset", default=None, help=_("bones: hypercard|french; yahtzee: official|seed"))
     _thousand_options(s)
     s.add_argument("--json", action="store_true")
     s.add_argument("--no-progress", action="store_true")
 
-    s = sub.add_parser("serve", help="serve the web app")
+    s = sub.add_parser("serve", help=_("serve the web app"))
     s.add_argument("--port", type=int, default=5006)
-    s.add_argument("--show", action="store_true", help="open a browser")
+    s.add_argument("--show", action="store_true", help=_("open a browser"))
     s.add_argument("--address", default="127.0.0.1",
-                   help="address to listen on (0.0.0.0: every network, for a classroom)")
+                   help=_("address to listen on (0.0.0.0: every network, for a classroom)"))
     s.add_argument("--origin", action="append", default=[], metavar="HOST:PORT",
-                   help="another address browsers use to reach the server (repeatable)")
+                   help=_("another address browsers use to reach the server (repeatable)"))
 
     from .coach_cli import add_parser as add_review_parser
 
     add_review_parser(sub)
 
-    s = sub.add_parser("solve", help="solve a game exactly")
+    s = sub.add_parser("solve", help=_("solve a game exactly"))
     s.add_argument("variant", choices=("yahtzee",))
     s.add_argument("--rules", default="official")
     s.add_argument("--json", action="store_true")
+    for s in sub.choices.values():  # --lang after the command too (it keeps one given before)
+        add_language_option(s, default=argparse.SUPPRESS)
     return p
 
 
@@ -106,7 +112,8 @@ def cmd_score(args) -> int:
     try:
         dice = [int(d) for d in dice]
     except ValueError:
-        raise RuleError(f"dice are whole numbers from 1 to 6, got {' '.join(args.dice)}") from None
+        raise RuleError(_("dice are whole numbers from 1 to 6, got {dice}",
+                          dice=" ".join(args.dice))) from None
     if args.variant == "yahtzee":
         boxes = yahtzee_boxes(dice, preset=args.preset or "official")
         if args.json:
@@ -115,18 +122,23 @@ def cmd_score(args) -> int:
             from .rules.yahtzee import LABELS
 
             for box, pts in boxes.items():
-                print(f"{LABELS[box]:<16}{pts:>4}")
+                print(f"{i18n.tr(LABELS[box]):<16}{pts:>4}")
         return 0
     settings = {"preset": args.preset} if args.preset else {}
     if args.preset and args.variant != "bones":
-        raise RuleError(f"{args.variant} has no presets")
+        raise RuleError(_("{variant} has no presets", variant=args.variant))
     sc = score(args.variant, dice, **settings)
     if args.json:
         print(json.dumps({"points": sc.points, "counting": sc.counting}))
     else:
         marks = " ".join(f"{d}{'*' if c else ''}" for d, c in zip(dice, sc.mask))
-        print(f"{marks}  ->  {sc.points} points, {sc.counting} counting "
-              f"{'die' if sc.counting == 1 else 'dice'}" + ("  (bust)" if sc.bust else ""))
+        if sc.bust:
+            print(_("{marks}  ->  {points} points, {counting} counting dice  (bust)",
+                    marks=marks, points=sc.points, counting=sc.counting))
+        else:
+            print(n_("{marks}  ->  {points} points, {n} counting die",
+                     "{marks}  ->  {points} points, {n} counting dice", sc.counting,
+                     marks=marks, points=sc.points))
     return 0
 
 
@@ -161,7 +173,8 @@ def cmd_simulate(args) -> int:
 
     extra = thousand_settings(args)
     if extra and args.variant != "thousand":
-        raise RuleError("--barrel, --pits, --barrel-fall and --bolt-penalty are Thousand settings")
+        raise RuleError(_("--barrel, --pits, --barrel-fall and --bolt-penalty are Thousand "
+                          "settings"))
     settings.update(extra)
     games = args.games if args.games is not None or args.turns is not None else 1000
     result = simulate(args.variant, args.players, games=games, turns=args.turns, seed=args.seed,
@@ -184,16 +197,18 @@ def cmd_review(args) -> int:
 
 def cmd_serve(args) -> int:
     if not 0 <= args.port <= 65535:
-        raise RuleError(f"--port is 1 to 65535 (0: any free port), got {args.port}")
+        raise RuleError(_("--port is 1 to 65535 (0: any free port), got {port}",
+                          port=str(args.port)))
     for warning in _file_checks():
-        print(f"dicelab: warning: {warning}", file=sys.stderr)
+        print(_("dicelab: warning: {warning}", warning=warning), file=sys.stderr)
     from .ui import serve
 
     try:
         serve(port=args.port, show=args.show, address=args.address, origins=args.origin)
     except OSError as exc:  # the port is taken, or the address is not this machine's
-        raise RuleError(f"cannot listen on {args.address}:{args.port}: "
-                        f"{exc.strerror or exc}") from None
+        where = f"{args.address}:{args.port}"
+        raise RuleError(_("cannot listen on {address}: {reason}", address=where,
+                          reason=exc.strerror or str(exc))) from None
     return 0
 
 
@@ -217,17 +232,26 @@ COMMANDS = {"score": cmd_score, "play": cmd_play, "odds": cmd_odds, "solve": cmd
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    from .terminal.language import argparse_speaks, chosen
+
+    argv = sys.argv[1:] if argv is None else list(argv)
+    before = i18n._default  # noqa: SLF001  (restored below)
+    # the language first: the parser's help texts are written when it is built
+    i18n.set_language(chosen(argv))
     try:
+        with argparse_speaks():
+            args = _parser().parse_args(argv)
         return COMMANDS[args.command](args)
     except RuleError as exc:
         print(f"dicelab: {exc}", file=sys.stderr)
         return 2
     except (KeyboardInterrupt, EOFError):
-        print("\nbye", file=sys.stderr)
+        print("\n" + _("bye"), file=sys.stderr)
         return 130
     except BrokenPipeError:  # output piped into e.g. head
         return 0
+    finally:
+        i18n.set_language(before)  # main() called in-process (tests) leaves no trace
 
 
 if __name__ == "__main__":

@@ -6,22 +6,24 @@ import json
 from pathlib import Path
 
 from .errors import RuleError
+from .i18n import _
 
-USAGE = "usage: dicelab review GAME.json [--seat NAME] [--json]"
+USAGE = "dicelab review GAME.json [--seat NAME] [--json]"  # i18n: not shown (a command line)
 MAX_BYTES = 20_000_000  # a saved game is a few kilobytes; refuse to read anything huge
 
 
 def add_parser(sub) -> None:
-    s = sub.add_parser("review", help="what each decision of a saved game cost (the coach)",
-                       description="Replay a saved game (the app's Download game, or "
-                                   "Game.to_json()) and value every decision exactly.")
-    s.add_argument("game", metavar="GAME.json", help="a saved dicelab game")
-    s.add_argument("--seat", default=None, metavar="NAME", help="only this player's decisions")
-    s.add_argument("--json", action="store_true", help="print JSON")
+    s = sub.add_parser("review", help=_("what each decision of a saved game cost (the coach)"),
+                       description=_("Replay a saved game (the app's Download game, or "
+                                     "Game.to_json()) and value every decision exactly."))
+    s.add_argument("game", metavar="GAME.json", help=_("a saved dicelab game"))
+    s.add_argument("--seat", default=None, metavar="NAME",
+                   help=_("only this player's decisions"))
+    s.add_argument("--json", action="store_true", help=_("print JSON"))
 
 
 def _bad(text: str) -> RuleError:
-    return RuleError(f"{text}\n{USAGE}")
+    return RuleError(_("{problem}\nusage: {usage}", problem=text, usage=USAGE))
 
 
 def read_game(path: str):
@@ -31,23 +33,25 @@ def read_game(path: str):
     p = Path(path)
     try:
         if p.stat().st_size > MAX_BYTES:
-            raise _bad(f"{path}: too large for a saved game")
+            raise _bad(_("{path}: too large for a saved game", path=path))
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise _bad(f"{path}: no such file") from None
+        raise _bad(_("{path}: no such file", path=path)) from None
     except IsADirectoryError:
-        raise _bad(f"{path}: is a folder, not a saved game") from None
+        raise _bad(_("{path}: is a folder, not a saved game", path=path)) from None
     except UnicodeDecodeError:
-        raise _bad(f"{path}: not a saved dicelab game (not text)") from None
+        raise _bad(_("{path}: not a saved dicelab game (not text)", path=path)) from None
     except OSError as exc:
-        raise _bad(f"{path}: cannot be read ({exc.strerror or exc})") from None
+        raise _bad(_("{path}: cannot be read ({reason})", path=path,
+                     reason=exc.strerror or str(exc))) from None
     try:
         return as_game(text)
     except RuleError as exc:
         raise _bad(f"{path}: {exc}") from None
     except (ValueError, TypeError, AttributeError, KeyError) as exc:
         # a damaged file: whatever the replay trips on, the user sees one line
-        raise _bad(f"{path}: not a valid saved dicelab game ({exc})") from None
+        raise _bad(_("{path}: not a valid saved dicelab game ({reason})", path=path,
+                     reason=str(exc))) from None
 
 
 def review_command(args) -> int:

@@ -361,7 +361,8 @@ def _main(argv: list[str]) -> int:
                 print(f"{path.relative_to(PACKAGE.parent)}:{lineno}: not marked: {text[:70]!r}")
             for lineno in dynamic_messages(path):
                 bad += 1
-                print(f"{path.relative_to(PACKAGE.parent)}:{lineno}: message is not a literal")
+                print(f"{path.relative_to(PACKAGE.parent)}:{lineno}: message is not a literal "
+                      "(or a marker inside an f-string, which Babel does not extract)")
         for lang in TRANSLATED:
             p = problems(lang, domain)
             for kind in ("missing", "stale", "fuzzy", "unfresh_mo"):

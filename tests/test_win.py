@@ -291,3 +291,27 @@ def test_stand_bits_agree_with_the_values(small):
             got = small.stands_at(np.full(len(c), b), np.full(len(c), o), c, np.full(len(c), 2))
             assert np.array_equal(got, st[need:, 2])
     assert checked > 1000
+
+
+def _build_turn(t, b, o):
+    """Roll values of the pair's turn by the build's solver (many pairs' machinery, one pair)."""
+    y = np.array([1.0 - t.W[o, b]])
+    out = t._solver.run(np.array([b]), np.array([o]), y, keep=True)
+    return out[5][0, :t.T - b]
+
+
+@pytest.mark.parametrize("choose", [False, True], ids=["auto", "choose_keepers"])
+def test_lookup_pass_equals_the_build_solver(choose, tmp_path):
+    """A first mid-turn lookup solves its turn in one pass (win.TurnPass; with choose_keepers
+    a loop over the keeps): the roll values equal the build's solver's, which the plain value
+    iteration above checks, for every pair of a small table, the final region's too."""
+    t = win.table("bones", progress=False, cache=tmp_path, target=500, min_on_board=150,
+                  choose_keepers=choose)
+    assert (t._pass is None) == choose
+    worst = 0.0
+    for b in range(t.T):
+        for o in range(t.T):
+            R, Rf = t._solve_turn(b, o)
+            worst = max(worst, float(np.abs(R[:, 1:] - _build_turn(t, b, o)[:, 1:]).max()))
+            assert np.array_equal(Rf, t.final.roll_table(1.0 - t.W[o, b]), equal_nan=True)
+    assert worst < 1e-12

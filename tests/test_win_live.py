@@ -147,3 +147,61 @@ def test_play_outs_take_at_most_their_share_of_a_core(monkeypatch):
     # 0: no estimates at all (a server that wants its cores for the players)
     monkeypatch.setattr(win_live, "_POOL", win_live._Runner(share=0.0))
     assert not applies(dicelab.new_game("thousand", ["A", "B"], seed=1))
+
+
+def test_views_of_one_room_state_share_one_estimate(monkeypatch):
+    """Issue 16/15: the viewers of a network room each hold a copy of the game; they read one
+    estimate per state (one run of play-outs), not one each. A move starts one new run for
+    all of them; a run nobody shows any more stops."""
+    from dicelab.rooms import MemoryStore, RoomService
+    from dicelab.ui.room_play import RoomPlay
+    from dicelab.ui.win_estimate import win_estimate
+
+    monkeypatch.setattr(win_live, "STEPS", (10, 20))
+    calls = []
+    real = win_live.estimate
+
+    def counted(game, n, **kw):
+        calls.append(repr(game.state))
+        return real(game, n, **kw)
+    monkeypatch.setattr(win_live, "estimate", counted)
+    service = RoomService(MemoryStore())
+    room, ann = service.create("Trio", "under40", {"target": 200}, "Ann")
+    bob = service.join("Trio", "Bob")
+    cy = service.join("Trio", "Cy")
+    service.start("Trio", ann)
+    room = service.room("Trio")
+    views = [RoomPlay(service, room, ann), RoomPlay(service, room, bob),
+             RoomPlay(service, room, None)]
+    ests = [win_estimate(v) for v in views]
+    shared = ests[0].live.shared
+    assert shared is not None and all(e.live.shared is shared for e in ests)
+    assert win_live.shared_count() == 1
+    wait_for(lambda: all(e.live.result is not None and e.live.result.playouts == 20
+                         for e in ests), "every view's estimate")
+    # one run: 20 play-outs in chunks of CHUNK, whatever the number of views
+    assert len(calls) == 20 // win_live.CHUNK and shared.chunks == len(calls)
+    assert len({e.live.result.chances for e in ests}) == 1
+    # a move: every view follows it to one new estimate
+    token = {room.seat_of(t): t for t in (ann, bob, cy)}[views[0].game.current_player]
+    service.act("Trio", token, "roll")
+    for v in views:
+        v.sync()
+    moved = ests[0].live.shared
+    assert moved is not shared and all(e.live.shared is moved for e in ests)
+    assert all(e.live.key == len(v.game.actions) for e, v in zip(ests, views))
+    # the views leave one by one: the run goes on while one is left, then stops
+    ests[0].live.stop()
+    ests[1].live.stop()
+    assert not moved.stopped and moved.readers
+    ests[2].live.stop()
+    assert moved.stopped or moved.done
+    n = len(calls)
+    time.sleep(3 * win_live.SETTLE)
+    assert len(calls) - n <= 1      # at most the chunk that was under way
+    # the finished estimate stays a while for a later page, then goes (KEEP, KEPT)
+    assert shared.key in win_live._SHARED
+    monkeypatch.setattr(win_live, "KEEP", 0.0)
+    late = LiveEstimate(steps=(10, 20))
+    assert late.restart(dicelab.new_game("under40", ["A", "B"], seed=1))
+    assert shared.key not in win_live._SHARED

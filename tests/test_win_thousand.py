@@ -219,3 +219,21 @@ def test_default_table_start_chance_matches_self_play():
     k, m = _playouts(t, STATES[0], n=100_000, seed=5)
     lo, hi = wilson(k, m)
     assert lo <= t.start_chance() <= hi
+
+
+def test_lookup_pass_equals_the_build_solver(small):
+    """A first mid-turn lookup solves its turn in one pass (win.TurnPass): its roll values and
+    the value from the top up equal the build's block solver's for 400 pairs of statuses."""
+    st = small.st
+    rng = np.random.default_rng(3)
+    worst = 0.0
+    for i in rng.choice(np.flatnonzero(~st.on_barrel), 400):
+        j = int(rng.integers(st.n))
+        b = int(st.total[i])
+        blk = win_thousand._Block(np.array([i]), np.array([j]), np.array([b]), st.need[[i]], b,
+                                  np.zeros(1, dtype=np.int64), np.full(1, -1))
+        y = 1.0 - small.W[j, st.bust[i]]
+        _start, R0, M0 = small._solver._turns(blk, small.W, np.array([y]), keep=True)
+        R, M, _y = small._solve_turn(int(i), j)
+        worst = max(worst, float(np.abs(R - R0[:, :, 0]).max()), abs(M - float(M0[0])))
+    assert worst < 1e-12

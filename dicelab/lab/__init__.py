@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import RuleError
+from ..i18n import _
 from .results import LabResult, mean_ci, progress_bar, wilson
 
 
@@ -16,15 +17,17 @@ def simulate(variant: str, players: list[str] | str, games: int | None = None,
     if isinstance(players, str):
         players = [p.strip() for p in players.split(",") if p.strip()]
     if not isinstance(players, (list, tuple)) or not all(isinstance(p, str) for p in players):
-        raise RuleError(f"players are computer player names, as in 'chicken,gambler'; "
-                        f"got {players!r}"[:200])
+        raise RuleError(_("players are computer player names, as in 'chicken,gambler'; got "
+                          "{players}", players=repr(players)[:150]))
     if not players:
-        raise RuleError("name at least one computer player, e.g. --players chicken,gambler")
+        raise RuleError(_("name at least one computer player, e.g. --players "
+                          "chicken,gambler"))
     if (games is None) == (turns is None):
-        raise RuleError("give either a number of games or a number of turns")
+        raise RuleError(_("give either a number of games or a number of turns"))
     n = games if games is not None else turns
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= 50_000_000:
-        raise RuleError(f"the number of games or turns runs from 1 to 50,000,000, got {n!r}")
+        raise RuleError(_("the number of games or turns runs from 1 to {most}, got {n}",
+                          most=50_000_000, n=repr(n)))
     if seed is not None:
         from ..games.base import check_seed
 
@@ -34,7 +37,8 @@ def simulate(variant: str, players: list[str] | str, games: int | None = None,
 
         return fivedice.run(variant, players, games, turns, seed, progress, settings)
     if turns is not None:
-        raise RuleError(f"{variant} has no single turns to simulate: use --games")
+        raise RuleError(_("{variant} has no single turns to simulate: use --games",
+                          variant=variant))
     if variant == "under40":
         from . import under40
 
@@ -43,7 +47,7 @@ def simulate(variant: str, players: list[str] | str, games: int | None = None,
         from . import yahtzee
 
         return yahtzee.run(players, games, seed, progress, settings)
-    raise RuleError(f"unknown variant {variant!r}")
+    raise RuleError(_("unknown variant {variant}", variant=repr(variant)))
 
 
 __all__ = ["LabResult", "simulate", "wilson", "mean_ci", "progress_bar"]

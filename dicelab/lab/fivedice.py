@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import RuleError
+from ..i18n import _
 from ..rules import bones as bones_rules
 from ..rules import fivedice as turn
 from ..rules import thousand as thousand_rules
@@ -97,10 +98,10 @@ def plain_turns(variant: str, threshold: int, n_turns: int, seed=None, preset="h
     score = (lambda d: bones_rules.score(d, preset)) if variant == "bones" else thousand_rules.score
     rnd = random.Random(seed)
     out = []
-    for _ in range(n_turns):
+    for _i in range(n_turns):
         total, left = 0, 5
         while True:
-            sc = score([rnd.randint(1, 6) for _ in range(left)])
+            sc = score([rnd.randint(1, 6) for _i in range(left)])
             if sc.counting == 0:
                 out.append(0)
                 break
@@ -143,7 +144,7 @@ def simulate_bones_games(policies: list[Policy], n_games: int, seed=None, min_on
     turns = np.zeros(n_games, dtype=np.int64)
     winners = np.full(n_games, -1)
     active = np.arange(n_games)
-    points = [[] for _ in range(seats)]
+    points = [[] for _i in range(seats)]
     step = 0
     while active.size:
         step += 1
@@ -164,7 +165,7 @@ def simulate_bones_games(policies: list[Policy], n_games: int, seed=None, min_on
                 points[s_].append(banked[mine])
         rows = active
         stood = banked > 0  # a Bones bust changes nothing
-        after, _ = turn.stand(r, turn.Standing(totals[rows, cur], on_board[rows, cur]), banked)
+        after, _won = turn.stand(r, turn.Standing(totals[rows, cur], on_board[rows, cur]), banked)
         totals[rows, cur] = after.total
         on_board[rows[stood], cur[stood]] = after.on_board
         reached[rows[stood], cur[stood]] = step
@@ -203,7 +204,7 @@ def simulate_thousand_games(policies: list[Policy], n_games: int, seed=None,
     current = rng.integers(seats, size=n_games)
     turns = np.zeros(n_games, dtype=np.int64)
     winners = np.full(n_games, -1)
-    points = [[] for _ in range(seats)]
+    points = [[] for _i in range(seats)]
     active = np.arange(n_games)
     while active.size:
         cur = current[active]
@@ -243,7 +244,8 @@ def policy_for(variant: str, spec: str, config) -> Policy:
         on_board, fresh = player.stand_tables(config)
         return Policy(spec, stand_table=on_board, fresh_table=fresh,
                       unit=turn.UNIT[variant])
-    raise RuleError(f"{spec!r} has no vectorised form for the {variant} lab")
+    raise RuleError(_("{player} has no vectorised form for the {variant} lab",
+                      player=repr(spec), variant=variant))
 
 
 def run(variant, players, games, turns, seed, progress, settings):
@@ -255,8 +257,8 @@ def run(variant, players, games, turns, seed, progress, settings):
     keepers = getattr(cfg, "choose_keepers", False)  # the vectorised turns keep every counting die
     if turns is not None:
         if keepers:
-            raise RuleError("the turn lab keeps every counting die: simulate whole games "
-                            "(--games) to play with choose_keepers")
+            raise RuleError(_("the turn lab keeps every counting die: simulate whole games "
+                              "(--games) to play with choose_keepers"))
         rows, samples = [], {}
         for spec in progress_bar(players, progress, desc="players", unit="player"):
             pol = policy_for(variant, spec, cfg)
@@ -364,7 +366,8 @@ def thousand_duel_policy(cfg, spec: str, progress: bool = False):
     player = make_player("thousand", spec)
     if isinstance(player, ThresholdPlayer):
         return threshold_policy_thousand(player.threshold, cfg.turn_rules())
-    raise RuleError(f"{spec!r} has no vectorised form for two-seat Thousand")
+    raise RuleError(_("{player} has no vectorised form for two-seat Thousand",
+                      player=repr(spec)))
 
 
 def _thousand_duel_games(cfg, players: list[str], n_games: int, rng, progress: bool = False):

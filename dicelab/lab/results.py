@@ -9,6 +9,9 @@ from typing import Any
 
 import numpy as np
 
+from .. import i18n
+from ..i18n import _
+
 Z95 = 1.959963984540054
 
 
@@ -45,6 +48,11 @@ def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
 MAX_TURNS = 5_000
 
 
+def _widths(heads, least) -> list[int]:
+    """Column widths: at least ``least``, and two more than a longer (translated) head."""
+    return [max(n, len(h) + 2) for h, n in zip(heads, least)]
+
+
 @dataclass
 class LabResult:
     """What a lab run found: one row per player, plus the raw samples for plots."""
@@ -78,33 +86,47 @@ class LabResult:
 
     def table(self) -> str:
         """An aligned text table for people."""
+        from ..terminal.language import fixed
+
+        pct = i18n.percent
         if self.mode == "turns":
-            head = f"{'player':<22}{'turns':>10}{'mean turn score':>18}{'95% interval':>22}{'bust %':>9}"
+            heads = (_("player"), _("turns"), _("mean turn score"), _("95% interval"),
+                     _("bust %"))
+            w = _widths(heads, (22, 10, 18, 22, 9))
+            head = "".join(f"{h:{a}{n}}" for h, a, n in zip(heads, "<>>>>", w))
             lines = [head, "-" * len(head)]
             for r in self.rows:
                 lo, hi = r["mean_turn_score_ci"]
-                lines.append(f"{r['player']:<22}{r['turns']:>10,}{r['mean_turn_score']:>18.2f}"
-                             f"{f'{lo:.2f} – {hi:.2f}':>22}{100 * r['bust_rate']:>8.1f}%")
+                cells = (r["player"], i18n.number(r["turns"]), fixed(r["mean_turn_score"]),
+                         f"{fixed(lo)} – {fixed(hi)}", pct(r["bust_rate"], 1))
+                lines.append("".join(f"{c:{a}{n}}" for c, a, n in zip(cells, "<>>>>", w)))
         else:
             extra = next((k for k in ("points_per_turn", "mean_score") if k in self.rows[0]
                           and not math.isnan(self.rows[0][k])), None)
-            label = {"points_per_turn": "pts/turn", "mean_score": "mean score"}.get(extra, "")
-            head = (f"{'player':<22}{'games':>8}{'wins':>8}{'win rate':>10}{'95% interval':>18}"
-                    f"{label:>12}")
+            label = {"points_per_turn": _("pts/turn"),
+                     "mean_score": _("mean score")}.get(extra, "")
+            heads = (_("player"), _("games"), _("wins"), _("win rate"), _("95% interval"), label)
+            w = _widths(heads, (22, 8, 8, 10, 18, 12))
+            head = "".join(f"{h:{a}{n}}" for h, a, n in zip(heads, "<>>>>>", w))
             lines = [head, "-" * len(head)]
             for r in self.rows:
                 lo, hi = r["win_rate_ci"]
                 wins = r["wins"]
-                wins = f"{wins:,.0f}" if wins == int(wins) else f"{wins:,.1f}"  # ties share a win
-                lines.append(f"{r['player']:<22}{self.n:>8,}{wins:>8}"
-                             f"{100 * r['win_rate']:>9.1f}%{f'{100 * lo:.1f} – {100 * hi:.1f}%':>18}"
-                             + (f"{r[extra]:>12.1f}" if extra else ""))
+                wins = fixed(wins, 0 if wins == int(wins) else 1)  # ties share a win
+                cells = (r["player"], i18n.number(self.n), wins, pct(r["win_rate"], 1),
+                         f"{fixed(100 * lo, 1)} – {pct(hi, 1)}",
+                         fixed(r[extra], 1) if extra else "")
+                lines.append("".join(f"{c:{a}{n}}" for c, a, n in zip(cells, "<>>>>>", w))
+                             .rstrip())
             if self.game_lengths is not None and len(self.game_lengths):
-                lines.append(f"mean game length: {np.mean(self.game_lengths):.1f} "
-                             f"{self.length_unit}")
+                mean = fixed(float(np.mean(self.game_lengths)), 1)
+                lines.append(_("mean game length: {mean} actions", mean=mean)
+                             if self.length_unit == "actions"
+                             else _("mean game length: {mean} turns", mean=mean))
             if self.unfinished:
-                lines.append(f"{self.unfinished:,} of {self.n:,} games were still going after "
-                             "the turn limit and were stopped: nobody won them")
+                lines.append(_("{unfinished} of {n} games were still going after the turn "
+                               "limit and were stopped: nobody won them",
+                               unfinished=self.unfinished, n=self.n))
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -126,15 +148,17 @@ class LabResult:
                 player=names, rate=[r["win_rate"] for r in self.rows],
                 lo=[r["win_rate_ci"][0] for r in self.rows],
                 hi=[r["win_rate_ci"][1] for r in self.rows]))
-            p = figure(x_range=names, height=300, title=f"{self.variant}: win rate over "
-                       f"{self.n:,} games (95% intervals)", toolbar_location=None)
+            p = figure(x_range=names, height=300,
+                       title=_("{variant}: win rate over {n} games (95% intervals)",
+                               variant=self.variant, n=self.n), toolbar_location=None)
             p.vbar(x="player", top="rate", width=0.6, source=src, color="#4c78a8")
             p.add_layout(Whisker(base="player", lower="lo", upper="hi", source=src))
-            p.yaxis.axis_label = "win rate"
+            p.yaxis.axis_label = _("win rate")
             p.y_range.start = 0
             return p
-        p = figure(height=300, title=f"{self.variant}: points banked per turn "
-                   f"({self.n:,} turns each)", toolbar_location=None)
+        p = figure(height=300, title=_("{variant}: points banked per turn ({n} turns each)",
+                                       variant=self.variant, n=self.n),
+                   toolbar_location=None)
         colours = ["#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#b279a2", "#ff9da6",
                    "#9d755d"]
         for i, name in enumerate(names):
@@ -143,5 +167,5 @@ class LabResult:
             hist, edges = np.histogram(x[x <= top], bins=40, density=True)
             p.step(edges[:-1], hist, mode="after", legend_label=name, color=colours[i % 8],
                    line_width=2)
-        p.xaxis.axis_label = "points banked in a turn (0 = bust)"
+        p.xaxis.axis_label = _("points banked in a turn (0 = bust)")
         return p

@@ -63,6 +63,7 @@ def coach_losses(variant: str, players: list[str], games: int = SAMPLE, seed: in
         for i, row in enumerate(rows):
             n = int(extra_n[k][i])
             row.update({f"{k}_decisions": n, f"{k}_lost": float(extra_lost[k][i]),
+                        # i18n: not shown (a JSON key)
                         f"mean_{k}_lost_per_decision": float(extra_lost[k][i] / n) if n
                         else None})
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import RuleError
+from ..i18n import _
 from ..odds.under40 import stop_choices
 from ..rules.under40 import GOAL, roll_points
 
@@ -23,7 +24,8 @@ def _policy(spec: str):
         return ("threshold", p.threshold)
     if kind == "Under40OptimalPlayer":
         return ("optimal", None)
-    raise RuleError(f"{spec!r} has no vectorised form for the under40 lab")
+    raise RuleError(_("{player} has no vectorised form for the under40 lab",
+                      player=repr(spec)))
 
 
 def simulate_games(players: list[str], n_games: int, seed=None, target: int = 1000):
@@ -31,7 +33,7 @@ def simulate_games(players: list[str], n_games: int, seed=None, target: int = 10
     rng = np.random.default_rng(seed)
     seats = len(players)
     if seats < 2:
-        raise RuleError("Under40 needs 2 or more players")
+        raise RuleError(_("Under40 needs 2 or more players"))
     pols = [_policy(p) for p in players]
     g_all = np.arange(n_games)
     totals = np.zeros((n_games, seats), dtype=np.int64)

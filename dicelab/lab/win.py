@@ -166,10 +166,10 @@ def threshold_policy(threshold: int, habit: bool = True) -> StandFn:
 
 
 # ----- two-seat Thousand ------------------------------------------------------------------------
+# ``stands(me, other, t, n) -> bool``: me and other are ``rules.fivedice.Standing`` of arrays
+# (points), t the turn total (points), n the dice of the next roll; asked only where the rules
+# allow a stand.
 ThousandStandFn = Callable[..., np.ndarray]
-"""``stands(me, other, t, n) -> bool``: me and other are ``rules.fivedice.Standing`` of arrays
-(points), t the turn total (points), n the dice of the next roll; asked only where the rules
-allow a stand."""
 
 
 def play_thousand(policies: tuple[ThousandStandFn, ThousandStandFn], n_games: int, rules,

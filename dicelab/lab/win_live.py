@@ -1,15 +1,19 @@
 """The chance to win as a live estimate (issue 16): ``lab.win.estimate`` refined in the
 background while a game is played, restarted whenever the game moves.
 
-Where no exact chance exists (three or more seats in any variant, Thousand, Under40 and
-Yahtzee; two-seat Bones has ``odds.win``'s exact table), a page shows each seat's chance to win
-as an estimate from simulated play-outs with its 95% interval. The play-outs run in one shared
-background thread (never a page's thread), in chunks: a chunk of one page then one of another,
-so several pages share it fairly, and a page's run stops at its next chunk once the game has
-moved on. The result is published at each step of ``STEPS`` play-outs.
+Where no exact chance exists (three or more seats in any variant, Thousand without its cached
+table, Under40 and Yahtzee; ``odds.win_game`` says where a table gives it), a page shows each
+seat's chance to win as an estimate from simulated play-outs with its 95% interval. The
+play-outs run in one shared background thread (never a page's thread), in chunks: a chunk of
+one estimate then one of another, so several share it fairly, and an estimate stops at its
+next chunk once no page shows its state. Pages that show the same state (the viewers of a
+network room, each with its own copy of the game) read one estimate: one per state and
+settings in the process (``_Shared``). The result is published at each step of ``STEPS``
+play-outs.
 """
 from __future__ import annotations
 
+import json
 import os
 import queue
 import threading
@@ -19,9 +23,10 @@ from typing import Callable
 
 import numpy as np
 
+from ..odds.win_game import is_exact
 from .win import Estimate, estimate, playout_seats
 
-__all__ = ["STEPS", "LiveEstimate", "applies", "stop_all"]
+__all__ = ["STEPS", "LiveEstimate", "applies", "shared_count", "state_key", "stop_all"]
 
 STEPS = (25, 100, 200, 800, 3200)  # play-outs at which a refined estimate is published
 CHUNK = 5   # play-outs between checks for a newer game state (a stale run stops soon)
@@ -82,25 +87,156 @@ class _Runner:
 
 _POOL = _Runner()
 _LIVE: "weakref.WeakSet[LiveEstimate]" = weakref.WeakSet()
+KEEP = 60.0     # seconds a finished estimate nobody reads stays for the next page to show
+KEPT = 64       # at most this many of them
 
 
 def stop_all() -> None:
-    """Stop every running estimate (tests, between cases)."""
+    """Stop every running estimate and forget the finished ones (tests, between cases)."""
     for live in list(_LIVE):
         live.stop()
+    with _REG_LOCK:
+        for shared in _SHARED.values():
+            shared.stopped = True
+        _SHARED.clear()
 
 
 def applies(game) -> bool:
     """Does the page show a play-out estimate for this game (else exact or nothing)?"""
     return (_POOL.share > 0 and game.n_seats >= 2 and not game.is_over
-            and not (game.variant == "bones" and game.n_seats == 2))
+            and not is_exact(game))
+
+
+def state_key(game, stand_in: str = "optimal") -> tuple:
+    """What a play-out estimate of ``game`` now depends on: the variant, its settings, how
+    each seat plays (a person: the ``stand_in``) and the state, not the names, the seed or
+    how the game got there. Two pages of one room hold copies of the game with equal keys."""
+    seats = tuple(getattr(s.player, "spec", None) or s.strategy
+                  or (stand_in if s.player is None else id(s.player))
+                  for s in game.seats)
+    settings = json.dumps(game.settings.to_dict(), sort_keys=True, default=repr)
+    return (game.variant, settings, seats, repr(game.state))
+
+
+class _Shared:
+    """One estimate of one game state, refined in the background and read by every page that
+    shows that state (``LiveEstimate``s are its readers). It stops at its next chunk once it
+    has no reader left; a finished one stays ``KEEP`` seconds for a page that comes later."""
+
+    def __init__(self, key, base, steps, stand_in, pool, seed):
+        self.key = key
+        self.base = base        # a copy of the state with fresh computers (never the live game)
+        self.steps, self.stand_in, self.pool = steps, stand_in, pool
+        self._seed = np.random.SeedSequence(seed).entropy
+        self.readers: "weakref.WeakSet[LiveEstimate]" = weakref.WeakSet()
+        self.result: Estimate | None = None
+        self.stopped = False
+        self.idle_since: float | None = None
+        self.chunks = 0          # chunks of play-outs run (tests)
+        self.threads: set[str] = set()
+
+    @property
+    def done(self) -> bool:
+        return self.result is not None and self.result.playouts >= self.steps[-1]
+
+    def chunk(self, wins, done: int, start: float = 0.0) -> None:
+        if self.stopped:
+            return
+        if not self.readers:    # every page went away without saying so
+            _release(self)
+            if self.stopped:    # (else a page came back meanwhile: go on)
+                return
+        wait = start - time.monotonic()
+        if wait > 0:  # not settled yet: look again shortly (other pages' chunks go meanwhile)
+            time.sleep(min(wait, 0.05))
+            self.pool.submit(self.chunk, wins, done, start)
+            return
+        self.threads.add(threading.current_thread().name)
+        target = next(s for s in self.steps if s > done)
+        n = min(CHUNK, target - done)
+        try:
+            est = estimate(self.base, n, seed=[self._seed, done], stand_in=self.stand_in,
+                           seats=self.base.seats, wins=wins, done=done)
+        except Exception:  # a position the computers cannot play on: no estimate, no error
+            return
+        self.chunks += 1
+        done += n
+        if done == target:
+            with _REG_LOCK:
+                if self.stopped:
+                    return
+                self.result = est
+                readers = list(self.readers)
+            for live in readers:
+                live._publish(self, est)
+        if done < self.steps[-1]:
+            self.pool.submit(self.chunk, np.array(est.chances) * done, done)
+
+
+_SHARED: dict[tuple, _Shared] = {}
+_REG_LOCK = threading.Lock()
+
+
+def _attach(live: LiveEstimate, game) -> _Shared:
+    """The shared estimate of ``game``'s state for ``live`` (started if there is none)."""
+    key = (id(live.pool), live.steps, live.stand_in, live.seed, state_key(game, live.stand_in))
+    now = time.monotonic()
+    with _REG_LOCK:
+        _expire(now)
+        shared = _SHARED.get(key)
+        new = shared is None
+        if new:
+            # a copy of the state with fresh computers, made here: the live game is not read
+            # from the background thread
+            base = game.continued(playout_seats(game, live.stand_in), 0)
+            shared = _SHARED[key] = _Shared(key, base, live.steps, live.stand_in, live.pool,
+                                            live.seed)
+        shared.readers.add(live)
+        shared.idle_since = None
+    if new:
+        shared.pool.submit(shared.chunk, None, 0, now + live.settle)
+    return shared
+
+
+def _release(shared: _Shared, live: LiveEstimate | None = None) -> None:
+    """``live`` reads ``shared`` no more; with no reader left an unfinished estimate stops and
+    a finished one is kept a while (``KEEP``)."""
+    with _REG_LOCK:
+        if live is not None:
+            shared.readers.discard(live)
+        if shared.readers or shared.stopped:
+            return
+        if shared.done:
+            shared.idle_since = time.monotonic()
+        else:
+            shared.stopped = True
+            if _SHARED.get(shared.key) is shared:
+                del _SHARED[shared.key]
+
+
+def _expire(now: float) -> None:
+    """Forget finished estimates nobody has read for ``KEEP`` seconds, and the oldest beyond
+    ``KEPT`` (under ``_REG_LOCK``)."""
+    idle = sorted((s.idle_since, k) for k, s in _SHARED.items() if s.idle_since is not None)
+    for i, (since, k) in enumerate(idle):
+        if now - since > KEEP or len(idle) - i > KEPT:
+            del _SHARED[k]
+
+
+def shared_count() -> int:
+    """Estimates held now, running or kept (tests, benchmarks)."""
+    with _REG_LOCK:
+        return len(_SHARED)
 
 
 class LiveEstimate:
-    """One page's running estimate. ``restart(game)`` (on the page's thread) drops the run
-    in progress and starts one from the game's state now; ``notify(estimate, key)`` is called
-    from the background thread after each step, ``key`` being the number of game actions the
-    estimate is for. ``result`` and ``key`` hold the latest."""
+    """One page's view of the estimate of its game's state. ``restart(game)`` (on the page's
+    thread) leaves the estimate it read and reads the one of the game's state now, started
+    if no other page in this process reads it already (``_Shared``: one estimate per state and
+    settings, however many pages show it); ``notify(estimate, key)`` is called after each
+    step, from the background thread (or at once when the step is already done), ``key``
+    being the number of game actions of this page's game the estimate is for. ``result`` and
+    ``key`` hold the latest."""
 
     def __init__(self, notify: Callable[[Estimate, int], None] | None = None,
                  steps: tuple[int, ...] | None = None, seed: int | None = None,
@@ -111,63 +247,48 @@ class LiveEstimate:
         self.stand_in = stand_in
         self.pool = pool or _POOL
         self.settle = SETTLE if settle is None else settle
-        self._seed = np.random.SeedSequence(seed).entropy
+        self.seed = seed        # given (tests): shared only with estimates of the same seed
         self._lock = threading.Lock()
-        self._run = 0
+        self._shared: _Shared | None = None
         self.result: Estimate | None = None
         self.key: int | None = None
-        self.threads: set[str] = set()  # names of the threads that ran play-outs (tests)
         _LIVE.add(self)
 
     def restart(self, game) -> bool:
-        """Start over from ``game``'s state now; False (nothing runs) when it is over or has
-        one seat. Which games a page estimates is ``applies``."""
+        """Read the estimate of ``game``'s state now; False (nothing runs) when it is over or
+        has one seat. Which games a page estimates is ``applies``."""
+        self.stop()
         with self._lock:
-            self._run += 1
-            run = self._run
             self.result, self.key = None, len(game.actions)
         if game.is_over or game.n_seats < 2:
             return False
-        # a copy of the state with fresh computers, made here: the live game is not read
-        # from the background thread
-        base = game.continued(playout_seats(game, self.stand_in), 0)
-        self.pool.submit(self._chunk, run, base, len(game.actions), None, 0,
-                         time.monotonic() + self.settle)
+        shared = _attach(self, game)
+        with self._lock:
+            self._shared = shared
+        est = shared.result
+        if est is not None:     # another page's estimate of this state is under way or done
+            self._publish(shared, est)
         return True
 
     def stop(self) -> None:
         with self._lock:
-            self._run += 1
+            shared, self._shared = self._shared, None
+        if shared is not None:
+            _release(shared, self)
+
+    @property
+    def shared(self) -> _Shared | None:
+        return self._shared
 
     @property
     def running(self) -> bool:
         return self.result is None or self.result.playouts < self.steps[-1]
 
-    def _chunk(self, run: int, base, key: int, wins, done: int, start: float = 0.0) -> None:
-        if run != self._run:
-            return  # the game moved on, or the page went away
-        wait = start - time.monotonic()
-        if wait > 0:  # not settled yet: look again shortly (other pages' chunks go meanwhile)
-            time.sleep(min(wait, 0.05))
-            self.pool.submit(self._chunk, run, base, key, wins, done, start)
-            return
-        self.threads.add(threading.current_thread().name)
-        target = next(s for s in self.steps if s > done)
-        n = min(CHUNK, target - done)
-        seed = [self._seed, run, done]
-        try:
-            est = estimate(base, n, seed=seed, stand_in=self.stand_in,
-                           seats=base.seats, wins=wins, done=done)
-        except Exception:  # a position the computers cannot play on: no estimate, no error
-            return
-        done += n
+    def _publish(self, shared: _Shared, est: Estimate) -> None:
         with self._lock:
-            if run != self._run:
+            if self._shared is not shared or (self.result is not None
+                                               and self.result.playouts >= est.playouts):
                 return
-            if done == target:
-                self.result, self.key = est, key
-        if done == target and self.notify is not None:
+            self.result, key = est, self.key
+        if self.notify is not None:
             self.notify(est, key)
-        if done < self.steps[-1]:
-            wins = np.array(est.chances) * done
-            self.pool.submit(self._chunk, run, base, key, wins, done)

@@ -18,8 +18,11 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
+from .. import i18n
 from ..errors import RuleError
+from ..i18n import N_, _, n_, p_
 from ..rules import fivedice as turn
+from ..terminal.language import fixed
 from . import fivedice as fd
 from . import under40 as u40
 
@@ -29,10 +32,10 @@ def odds_command(args) -> int:
         return _win(args)
     for name in ("opponent", "target", "barrel", "pits", "barrel_fall", "bolt_penalty"):
         if getattr(args, name, None) is not None:
-            raise RuleError(f"--{name.replace('_', '-')} goes with --win")
+            raise RuleError(_("{option} goes with --win", option="--" + name.replace("_", "-")))
     for name in ("bolts", "opponent_bolts", "barrel_turns", "opponent_barrel_turns", "build"):
         if getattr(args, name, 0):
-            raise RuleError(f"--{name.replace('_', '-')} goes with --win")
+            raise RuleError(_("{option} goes with --win", option="--" + name.replace("_", "-")))
     if args.variant == "under40":
         return _under40(args)
     return _fivedice(args)
@@ -47,15 +50,15 @@ def _win(args) -> int:
     if args.variant == "thousand":
         return _win_thousand(args)
     if args.variant != "bones":
-        raise RuleError(f"--win: the exact win tables are for Bones and Thousand, not "
-                        f"{args.variant} (README, 'Chance to win')")
+        raise RuleError(_("--win: the exact win tables are for Bones and Thousand, not "
+                          "{variant} (README, 'Chance to win')", variant=args.variant))
     _win_common(args)
     from .cli_options import thousand_settings
 
     if thousand_settings(args) or args.bolts or args.opponent_bolts or args.barrel_turns \
             or args.opponent_barrel_turns:
-        raise RuleError("--barrel, --pits, --barrel-fall, --bolt-penalty, --bolts and the "
-                        "barrel turns are Thousand's")
+        raise RuleError(_("--barrel, --pits, --barrel-fall, --bolt-penalty, --bolts and the "
+                          "barrel turns are Thousand's"))
     kw = {k: v for k, v in (("min_on_board", args.min_on_board), ("target", args.target))
           if v is not None}
     settings = BonesSettings(preset=args.preset, **kw)
@@ -67,28 +70,43 @@ def _win(args) -> int:
     if args.json:
         print(json.dumps(out))
         return 0
-    print(f"Bones, two players, target {settings.target:,}, min on board "
-          f"{settings.min_on_board}: chance to win (exact, best play for it)")
-    print(f"  you {args.banked:,} banked, the other {args.opponent:,}; turn total "
-          f"{args.turn_total}, {out['dice']} {'die' if out['dice'] == 1 else 'dice'} to roll")
+    print(_("Bones, two players, target {target}, min on board {min}: chance to win (exact, "
+            "best play for it)", target=settings.target, min=settings.min_on_board))
+    print("  " + _you_line(args, out["dice"]))
     if r.final_turn:
-        print(f"  final turn: this turn must reach {r.must_reach:,} to pass the other")
+        print("  " + _("final turn: this turn must reach {points} to pass the other",
+                       points=r.must_reach))
     _print_win(r)
     return 0
 
 
 def _win_common(args) -> None:
     if args.opponent is None:
-        raise RuleError("--win needs --opponent (the other player's banked total)")
+        raise RuleError(_("--win needs --opponent (the other player's banked total)"))
     if args.strategy is not None or args.score or args.leader is not None:
-        raise RuleError("--win takes --banked, --opponent, --turn-total, --dice, --target and "
-                        "the variant's settings")
+        raise RuleError(_("--win takes --banked, --opponent, --turn-total, --dice, --target and "
+                          "the variant's settings"))
+
+
+def _you_line(args, dice: int) -> str:
+    return n_("you {banked} banked, the other {opponent}; turn total {total}, {n} die to roll",
+              "you {banked} banked, the other {opponent}; turn total {total}, {n} dice to roll",
+              dice, banked=args.banked, opponent=args.opponent, total=args.turn_total)
+
+
+# the decisions of the readouts (keys in JSON), as a person reads them
+DECISIONS = {"roll": N_("roll"), "stand": N_("stand"), "stop": N_("stop")}
+
+
+def _decision(key: str) -> str:
+    return i18n.tr(DECISIONS.get(key, key))
 
 
 def _print_win(r) -> None:
-    stand = "not allowed" if r.stand_win_chance is None else _pct(r.stand_win_chance).strip()
-    print(f"  chance to win {_pct(r.win_chance).strip()}: stand {stand}, roll "
-          f"{_pct(r.roll_win_chance).strip()}  ->  {r.decision}")
+    stand = _("not allowed") if r.stand_win_chance is None else _pct(r.stand_win_chance)
+    print("  " + _("chance to win {chance}: stand {stand}, roll {roll}  ->  {decision}",
+                   chance=_pct(r.win_chance), stand=stand, roll=_pct(r.roll_win_chance),
+                   decision=_decision(r.decision)))
 
 
 def _win_thousand(args) -> int:
@@ -99,7 +117,7 @@ def _win_thousand(args) -> int:
 
     _win_common(args)
     if args.min_on_board is not None or args.preset is not None:
-        raise RuleError("--min-on-board and --preset are Bones settings")
+        raise RuleError(_("--min-on-board and --preset are Bones settings"))
     kw = thousand_settings(args)
     if args.target is not None:
         kw["target"] = args.target
@@ -136,24 +154,28 @@ def _win_thousand(args) -> int:
     if args.json:
         print(json.dumps(out))
         return 0
-    how = "exact, best play for it" if table is not None else \
-        (f"ESTIMATE from {r['playouts']:,} play-outs of optimal; the exact table takes many "
-         "minutes: --build")
-    print(f"Thousand, two players, target {settings.target:,}, barrel {barrel}: chance to win "
-          f"({how})")
-    print(f"  you {args.banked:,} banked, the other {args.opponent:,}; turn total "
-          f"{args.turn_total}, {out['dice']} {'die' if out['dice'] == 1 else 'dice'} to roll")
+    if table is not None:
+        print(_("Thousand, two players, target {target}, barrel {barrel}: chance to win "
+                "(exact, best play for it)", target=settings.target, barrel=barrel))
+    else:
+        print(_("Thousand, two players, target {target}, barrel {barrel}: chance to win "
+                "(ESTIMATE from {playouts} play-outs of optimal; the exact table takes many "
+                "minutes: --build)", target=settings.target, barrel=barrel,
+                playouts=r["playouts"]))
+    print("  " + _you_line(args, out["dice"]))
     from types import SimpleNamespace
 
     _print_win(SimpleNamespace(**r))
     if table is None:
         lo, hi = r["win_chance_interval"]
-        print(f"  95% interval of the chance to win: {_pct(lo).strip()} to {_pct(hi).strip()}")
+        print("  " + _("95% interval of the chance to win: {low} to {high}", low=_pct(lo),
+                       high=_pct(hi)))
     return 0
 
 
-def _pct(p: float) -> str:
-    return f"{100 * float(p):7.3f}%"
+def _pct(p: float, width: int = 0) -> str:
+    """A chance with 3 decimals (" 41.667%"), right-aligned to ``width``."""
+    return i18n.percent(float(p), 3).rjust(width)
 
 
 def _frac(p: Fraction) -> str:
@@ -162,7 +184,7 @@ def _frac(p: Fraction) -> str:
 
 def _nonneg(name: str, v) -> None:
     if v is not None and v < 0:
-        raise RuleError(f"--{name} is never negative, got {v}")
+        raise RuleError(_("--{name} is never negative, got {value}", name=name, value=str(v)))
 
 
 # ----- Bones and Thousand ----------------------------------------------------------------------
@@ -171,7 +193,7 @@ def _fivedice(args) -> int:
 
     variant = args.variant
     if args.score or args.leader is not None:
-        raise RuleError("--score and --leader are for under40")
+        raise RuleError(_("--score and --leader are for under40"))
     for name in ("turn_total", "banked", "min_on_board"):
         _nonneg(name.replace("_", "-"), getattr(args, name))
     if args.dice is not None:
@@ -181,18 +203,21 @@ def _fivedice(args) -> int:
         kw = {} if args.min_on_board is None else {"min_on_board": args.min_on_board}
         settings = BonesSettings(preset=args.preset, **kw)
         if banked % 50:
-            raise RuleError(f"Bones totals are multiples of 50, got --banked {banked}")
+            raise RuleError(_("Bones totals are multiples of 50, got --banked {banked}",
+                              banked=str(banked)))
         state = {"on_board": banked > 0}
     else:
         if args.min_on_board is not None:
-            raise RuleError("--min-on-board is a Bones setting; Thousand has its opening (50)")
+            raise RuleError(_("--min-on-board is a Bones setting; Thousand has its opening "
+                              "(50)"))
         if args.preset is not None:
-            raise RuleError("Thousand has no presets")
+            raise RuleError(_("Thousand has no presets"))
         settings = ThousandSettings()
         if settings.barrel and banked > settings.barrel:
-            raise RuleError(f"Thousand: a stand reaching the barrel sets the total to exactly "
-                            f"{settings.barrel}, so --banked {banked} cannot happen (give "
-                            f"{settings.barrel} for a player on the barrel)")
+            raise RuleError(_("Thousand: a stand reaching the barrel sets the total to exactly "
+                              "{barrel}, so --banked {banked} cannot happen (give {barrel} for "
+                              "a player on the barrel)", barrel=settings.barrel,
+                              banked=str(banked)))
         on_barrel = bool(settings.barrel) and banked == settings.barrel
         state = {"on_board": banked > 0, "banked": banked, "on_barrel": on_barrel}
     rules = fd.as_rules(settings)
@@ -239,67 +264,95 @@ def _fivedice(args) -> int:
 def _situation_text(rules, state, need: int) -> str:
     if rules.variant == "bones":
         if state["on_board"]:
-            return "on the board (any turn total may stand)"
-        return f"not on the board yet: a turn needs {rules.min_on_board} to stand"
+            return _("on the board (any turn total may stand)")
+        return _("not on the board yet: a turn needs {need} to stand", need=rules.min_on_board)
     b = state["banked"]
     if state["on_barrel"]:
-        return (f"on the barrel at {b}: only a turn of {need} or more (to {rules.target}) "
-                "may stand")
-    words = [f"banked {b}", "opened" if state["on_board"] else
-             f"not opened (a first stand needs {rules.opening})"]
+        return _("on the barrel at {banked}: only a turn of {need} or more (to {target}) may "
+                 "stand", banked=b, need=need, target=rules.target)
+    words = [_("banked {banked}", banked=b), _("opened") if state["on_board"] else
+             _("not opened (a first stand needs {opening})", opening=rules.opening)]
     if (pit := turn.pit(rules, b)) is not None:
-        words.append(f"in the pit {pit[0]}-{pit[1]}")
+        where = f"{pit[0]}-{pit[1]}"
+        words.append(_("in the pit {pit}", pit=where))
     if (cap := turn.gain_cap(rules, b)) is not None:
-        words.append(f"the barrel caps a stand's gain at {cap}")
-    return ", ".join(words) + (f"; a stand needs {need}" if need else "")
+        words.append(_("the barrel caps a stand's gain at {cap}", cap=cap))
+    text = ", ".join(words)
+    return _("{situation}; a stand needs {need}", situation=text, need=need) if need else text
+
+
+def _dice(k) -> str:
+    """"1 die " / "2 dice" for the tables' first column (padded to one width)."""
+    return n_("{n} die", "{n} dice", int(k))
 
 
 def _print_fivedice(out, rules, state, strategy, readout, fresh, distribution) -> None:
-    title = "Bones" if rules.variant == "bones" else "Thousand"
-    extra = f" (preset {rules.preset})" if rules.variant == "bones" else ""
-    print(f"{title}{extra}: exact odds")
+    if rules.variant == "bones":
+        print(_("Bones (preset {preset}): exact odds", preset=rules.preset))
+    else:
+        print(_("Thousand: exact odds"))
     print(_situation_text(rules, state, fresh.need))
     print()
-    print("One roll     counting die (exact)        bust    points on average")
+    # column heads, then rows aligned under them
+    heads = (_("One roll"), _("counting die (exact)"), _("bust"), _("points on average"))
+    w = max(len(_dice(k)) for k in range(1, 6))
+    cols = (max(w + 4, len(heads[0]) + 2), max(18, len(heads[1])), max(10, len(heads[2]) + 2),
+            max(13, len(heads[3]) + 3))
+    print(f"{heads[0]:<{cols[0]}}{heads[1]:>{cols[1]}}{heads[2]:>{cols[2]}}"
+          f"{heads[3]:>{cols[3]}}")
     for k in range(1, 6):
         c = out["counting_chance"][str(k)]
-        print(f"  {k} {'die ' if k == 1 else 'dice'}    {out['counting_chance_exact'][str(k)]:>9}"
-              f" {_pct(c)}  {_pct(1 - c)}   {out['expected_roll_points'][str(k)]:10.3f}")
+        counting = f"{out['counting_chance_exact'][str(k)]:>9} {_pct(c, 8)}"
+        print(f"{'  ' + _dice(k):<{cols[0]}}{counting:>{cols[1]}}{_pct(1 - c):>{cols[2]}}"
+              f"{fixed(out['expected_roll_points'][str(k)], 3):>{cols[3]}}")
     n = out["dice"]
     if distribution:
         print()
-        print(f"One roll of {n} {'die' if n == 1 else 'dice'}: points, counting dice, chance")
+        print(n_("One roll of {n} die: points, counting dice, chance",
+                 "One roll of {n} dice: points, counting dice, chance", n))
         for row in out["roll_distribution"]:
-            label = "bust" if row["counting"] == 0 else f"{row['points']:>6} {row['counting']}"
-            print(f"  {label:>8}   {row['exact']:>10} {_pct(row['probability'])}")
+            label = _("bust") if row["counting"] == 0 else f"{row['points']:>6} {row['counting']}"
+            print(f"  {label:>8}   {row['exact']:>10} {_pct(row['probability'], 8)}")
     print()
-    print(f"Expected points of a fresh turn, optimal play: {out['optimal_turn_ev']:.3f}")
+    print(_("Expected points of a fresh turn, optimal play: {points}",
+            points=fixed(out["optimal_turn_ev"], 3)))
     if fresh.reach_chance is not None:
-        print(f"Chance to reach {fresh.need} this turn (best play for it): "
-              f"{_pct(fresh.reach_chance).strip()}")
+        print(_("Chance to reach {need} this turn (best play for it): {chance}",
+                need=fresh.need, chance=_pct(fresh.reach_chance)))
     if strategy:
-        print(f"Strategy {strategy['name']} (stands at {strategy['threshold']}, hot-dice habit "
-              f"{'on' if strategy['hot_dice_habit'] else 'off'}): {strategy['turn_ev']:.3f}")
-    print("Computer strategies:", ", ".join(
-        f"{name} ({t}) {fd.strategy_turn_ev(rules, name, **state):.1f}"
-        for name, t in fd.STRATEGIES[rules.variant].items()))
+        args = dict(name=strategy["name"], threshold=strategy["threshold"],
+                    points=fixed(strategy["turn_ev"], 3))
+        print(_("Strategy {name} (stands at {threshold}, hot-dice habit on): {points}", **args)
+              if strategy["hot_dice_habit"] else
+              _("Strategy {name} (stands at {threshold}, hot-dice habit off): {points}", **args))
+    print(_("Computer strategies: {strategies}", strategies=", ".join(
+        f"{name} ({t}) {fixed(fd.strategy_turn_ev(rules, name, **state), 1)}"
+        for name, t in fd.STRATEGIES[rules.variant].items())))
     print()
-    print("Optimal play stands with these turn totals (dice left for the next roll):")
+    print(_("Optimal play stands with these turn totals (dice left for the next roll):"))
+    width = max(len(_dice(k)) for k in range(1, 6))
     for k, ranges in out["stand_from"].items():
         text = ", ".join(f"{lo}+" if hi is None else f"{lo}-{hi - rules.unit}"
-                         for lo, hi in ranges) or "never (hot dice must be rolled)"
-        print(f"  {k} {'die ' if k == '1' else 'dice'}: {text}")
+                         for lo, hi in ranges) or _("never (hot dice must be rolled)")
+        print(f"  {_dice(k):<{width}}: {text}")
     if readout:
         r = readout
         print()
-        print(f"Turn total {r.turn_total}, {r.dice_left} {'die' if r.dice_left == 1 else 'dice'}"
-              f" to roll{' (hot dice)' if r.hot_dice else ''}:")
-        print(f"  bust chance of the next roll {_pct(r.bust_chance).strip()}, it scores "
-              f"{r.expected_roll_points:.3f} on average")
-        stand = "not allowed" if r.stand_value is None else f"{r.stand_value:.3f}"
-        print(f"  stand: {stand}   roll: {r.roll_value:.3f}   ->  {r.decision}")
+        if r.hot_dice:
+            print(n_("Turn total {total}, {n} die to roll (hot dice):",
+                     "Turn total {total}, {n} dice to roll (hot dice):", r.dice_left,
+                     total=r.turn_total))
+        else:
+            print(n_("Turn total {total}, {n} die to roll:", "Turn total {total}, {n} dice to roll:",
+                     r.dice_left, total=r.turn_total))
+        print("  " + _("bust chance of the next roll {chance}, it scores {points} on average",
+                       chance=_pct(r.bust_chance), points=fixed(r.expected_roll_points, 3)))
+        stand = _("not allowed") if r.stand_value is None else fixed(r.stand_value, 3)
+        print("  " + _("stand: {stand}   roll: {roll}   ->  {decision}", stand=stand,
+                       roll=fixed(r.roll_value, 3), decision=_decision(r.decision)))
         if r.reach_chance is not None:
-            print(f"  chance to reach {r.reach_amount} this turn: {_pct(r.reach_chance).strip()}")
+            print("  " + _("chance to reach {points} this turn: {chance}", points=r.reach_amount,
+                           chance=_pct(r.reach_chance)))
 
 
 # ----- Under40 ---------------------------------------------------------------------------------
@@ -308,10 +361,11 @@ def _under40(args) -> int:
              if getattr(args, n) is not None]
     given += [f"--{n.replace('_', '-')}" for n in ("turn_total", "banked") if getattr(args, n)]
     if given:
-        raise RuleError(f"under40 odds take --score and --leader, not {' '.join(given)}")
-    s = u40.check_score(args.score, "--score (my round score)")
+        raise RuleError(_("under40 odds take --score and --leader, not {options}",
+                          options=" ".join(given)))
+    s = u40.check_score(args.score, _("--score (my round score)"))
     leader = args.leader
-    other = 0 if leader is None else u40.check_score(leader, "--leader (the standing score)")
+    other = 0 if leader is None else u40.check_score(leader, _("--leader (the standing score)"))
     rd = u40.round_readout(s, other)
     out = {
         "variant": "under40",
@@ -333,25 +387,32 @@ def _under40(args) -> int:
     if args.json:
         print(json.dumps(out))
         return 0
-    print("Under40: exact odds")
+    print(_("Under40: exact odds"))
     print()
-    print("One roll: points  chance")
+    print(_("One roll: points  chance"))
     for row in out["roll_distribution"]:
-        print(f"  {row['points']:>12}  {row['exact']:>6} {_pct(row['probability'])}")
+        print(f"  {row['points']:>12}  {row['exact']:>6} {_pct(row['probability'], 8)}")
     print()
-    print(f"From a round score of {s}:")
-    print(f"  bust (over 40) next roll: {out['bust_chance_exact']:>6} "
-          f"{_pct(out['bust_chance'])}")
-    print(f"  exactly 40 next roll:     {out['exact_40_chance_exact']:>6} "
-          f"{_pct(out['exact_40_chance'])}")
+    print(_("From a round score of {score}:", score=s))
+    bust = _("bust (over 40) next roll:")
+    exact = _("exactly 40 next roll:")
+    width = max(len(bust), len(exact))
+    print(f"  {bust:<{width}} {out['bust_chance_exact']:>6} {_pct(out['bust_chance'], 8)}")
+    print(f"  {exact:<{width}} {out['exact_40_chance_exact']:>6} "
+          f"{_pct(out['exact_40_chance'], 8)}")
     if leader is not None:
-        print(f"  get above {leader} without busting (rolling until then): "
-              f"{_pct(out['above_leader_chance']).strip()}")
+        print("  " + _("get above {leader} without busting (rolling until then): {chance}",
+                       leader=leader, chance=_pct(out["above_leader_chance"])))
     print()
-    who = f"the other's standing score {leader}" if leader is not None else \
-        "the other player, who has not stopped yet"
-    print(f"Two-player round, my turn at {s} against {who}:")
-    stop = "not allowed" if rd.stop_win is None else _pct(rd.stop_win).strip()
-    print(f"  chance to win the round: roll {_pct(rd.roll_win).strip()}, stop {stop}")
-    print(f"  best: {rd.decision} (wins the round with {_pct(rd.win).strip()})")
+    if leader is not None:
+        print(_("Two-player round, my turn at {score} against the other's standing score "
+                "{leader}:", score=s, leader=leader))
+    else:
+        print(_("Two-player round, my turn at {score} against the other player, who has not "
+                "stopped yet:", score=s))
+    stop = _("not allowed") if rd.stop_win is None else _pct(rd.stop_win)
+    print("  " + _("chance to win the round: roll {roll}, stop {stop}", roll=_pct(rd.roll_win),
+                   stop=stop))
+    print("  " + _("best: {decision} (wins the round with {chance})",
+                   decision=_decision(rd.decision), chance=_pct(rd.win)))
     return 0

@@ -13,6 +13,7 @@ import time
 import param
 
 from ..errors import RuleError
+from ..i18n import _, n_
 from ..settings import YahtzeeSettings
 
 TRUE = {"true", "yes", "on", "1"}
@@ -23,28 +24,28 @@ def parse_rules(text: str) -> YahtzeeSettings:
     """``preset[:name=value,...]`` or ``name=value,...`` as YahtzeeSettings (RuleError if bad)."""
     text = str(text).strip()
     if ":" in text:
-        preset, _, rest = text.partition(":")
+        preset, _colon, rest = text.partition(":")
     elif "=" in text:
         preset, rest = "", text
     else:
         preset, rest = text, ""
     preset = preset.strip().lower().replace("-", "_") or None
     if preset is not None and preset not in YahtzeeSettings.PRESETS:
-        raise RuleError(f"unknown Yahtzee rules {preset!r}; the presets are "
-                        f"{', '.join(YahtzeeSettings.PRESETS)}, optionally followed by "
-                        f"overrides such as official:rerolls=3,joker=false")
+        raise RuleError(_("unknown Yahtzee rules {rules}; the presets are {presets}, optionally "
+                          "followed by overrides such as official:rerolls=3,joker=false",
+                          rules=repr(preset), presets=", ".join(YahtzeeSettings.PRESETS)))
     names = [n for n in YahtzeeSettings.names() if n != "preset"]
     overrides = {}
     for item in filter(None, (i.strip() for i in rest.split(","))):
         name, eq, raw = (x.strip() for x in item.partition("="))
         name = name.lower().replace("-", "_")
         if not eq or not raw:
-            raise RuleError(f"a rules override is name=value, got {item!r}")
+            raise RuleError(_("a rules override is name=value, got {item}", item=repr(item)))
         if name not in names:
-            raise RuleError(f"Yahtzee has no setting {name!r}; the settings are "
-                            f"{', '.join(names)}")
+            raise RuleError(_("Yahtzee has no setting {name}; the settings are {names}",
+                              name=repr(name), names=", ".join(names)))
         if name in overrides:
-            raise RuleError(f"the setting {name} is given twice")
+            raise RuleError(_("the setting {name} is given twice", name=name))
         overrides[name] = _value(name, raw)
     return YahtzeeSettings(preset=preset, **overrides)
 
@@ -56,19 +57,22 @@ def _value(name: str, raw: str):
             return True
         if raw.lower() in FALSE:
             return False
-        raise RuleError(f"the setting {name} is true or false, got {raw!r}")
+        raise RuleError(_("the setting {name} is true or false, got {value}", name=name,
+                          value=repr(raw)))
     try:
         return int(raw)
     except ValueError:
-        raise RuleError(f"the setting {name} is a whole number, got {raw!r}") from None
+        raise RuleError(_("the setting {name} is a whole number, got {value}", name=name,
+                          value=repr(raw))) from None
 
 
 def describe(s: YahtzeeSettings) -> str:
-    parts = [f"{s.rerolls} re-roll{'s' if s.rerolls != 1 else ''}"]
-    parts.append(f"upper bonus {s.upper_bonus} at {s.upper_bonus_threshold}"
-                 if s.upper_bonus else "no upper bonus")
-    parts.append(f"Yahtzee bonus {s.yahtzee_bonus}" if s.yahtzee_bonus else "no Yahtzee bonus")
-    parts.append("forced joker" if s.joker else "no joker")
+    parts = [n_("{n} re-roll", "{n} re-rolls", s.rerolls)]
+    parts.append(_("upper bonus {bonus} at {threshold}", bonus=s.upper_bonus,
+                   threshold=s.upper_bonus_threshold) if s.upper_bonus else _("no upper bonus"))
+    parts.append(_("Yahtzee bonus {bonus}", bonus=s.yahtzee_bonus) if s.yahtzee_bonus
+                 else _("no Yahtzee bonus"))
+    parts.append(_("forced joker") if s.joker else _("no joker"))
     return ", ".join(parts)
 
 
@@ -83,7 +87,10 @@ def solve_command(args) -> int:
         print(json.dumps({"expected_score": table.expected_score, "seconds": seconds,
                           "rules": settings.to_dict()}))
     else:
-        print(f"Yahtzee, {settings.preset} rules ({describe(settings)})")
-        print(f"optimal expected score: {table.expected_score:.4f}")
-        print(f"in {seconds:.2f} s")
+        from ..terminal.language import fixed
+
+        print(_("Yahtzee, {preset} rules ({rules})", preset=settings.preset,
+                rules=describe(settings)))
+        print(_("optimal expected score: {score}", score=fixed(table.expected_score, 4)))
+        print(_("in {seconds} s", seconds=fixed(seconds, 2)))
     return 0

@@ -294,6 +294,69 @@ def _mixed(k: fd._Kernel, mix, vals: np.ndarray) -> np.ndarray:
     return np.add.reduceat(g * k.grp_prob[:, None], k.n_start, axis=0)
 
 
+class TurnPass:
+    """One pair's five-dice turn, all its running totals, for a lookup (not the build), when
+    each roll's keep is fixed (auto keep): with options (points ``pts`` >= 1 in units, next
+    dice ``nxt``) of chance ``mix[option, n - 1]`` for n dice,
+
+        R(c, n) = sum over options of mix * V(c + pts, nxt) + bust[n] * y     (rolling)
+        V(c, n) = max(R(c, n), floor(c, n))     (floor: what a stand is worth; -inf: no stand)
+
+    from the top rows down. Every total depends on the next one (a single 5 adds one unit), so
+    the pass is sequential; what makes it fast is doing two small numpy calls a total (the
+    build's solver makes ~20, for slopes and many pairs). The bust term is folded into a
+    shift: with U = V - beta and beta = y (I - M)^-1 bust (M: the chance of each next dice
+    count), R = K U + beta, so a total is one dot over a window of the next ``near`` totals
+    and one max. Options past ``near`` (three or more of a kind) are added per block of
+    totals, from rows already done, through the window's first row's spare columns."""
+
+    W = 10      # row width: U for n = 1..5, then the far options' sum for the row below
+
+    def __init__(self, pts: np.ndarray, nxt: np.ndarray, mix: np.ndarray, bust: np.ndarray):
+        pts, nxt = np.asarray(pts), np.asarray(nxt)
+        gaps = np.flatnonzero(np.diff(np.unique(pts)) > 8)     # a gap in the points: far ones
+        cut = np.unique(pts)[gaps[0]] if len(gaps) else int(pts.max())
+        near = pts <= cut
+        self.D = int(pts[near].max())
+        self.K = np.zeros((self.D * self.W, 5))
+        np.add.at(self.K, (pts[near] - 1) * self.W + nxt[near] - 1, mix[near])
+        self.K[5 + np.arange(5), np.arange(5)] = 1.0
+        self.KT = np.ascontiguousarray(self.K.T)     # matrix-vector is quicker this way round
+        self.fp, self.fn, self.fmix = pts[~near], nxt[~near] - 1, mix[~near]
+        self.block = int(self.fp.min()) if len(self.fp) else 1 << 30
+        M = np.zeros((5, 5))
+        np.add.at(M.T, nxt - 1, mix)
+        self.g = np.linalg.solve(np.eye(5) - M, bust)
+        self.top_rows = int(pts.max())
+
+    def run(self, top: np.ndarray, floor: np.ndarray, y: float) -> np.ndarray:
+        """R [rows, 5] (n = 1..5) for totals 0 .. rows - 1 of ``floor`` [rows, 5], given V
+        [>= ``top_rows``, 5] of the totals from ``rows`` up."""
+        W, D = self.W, self.D
+        beta = y * self.g
+        rows = len(floor)
+        U = np.zeros((rows + len(top), W))
+        U[rows:, :5] = top - beta
+        F = floor - beta
+        R = np.empty((rows, 5))
+        # row i's window: rows i + 1 .. i + D of U, flat (a view per row, made in C)
+        win = np.lib.stride_tricks.as_strided(U.reshape(-1)[W:], (rows, D * W),
+                                              (W * U.itemsize, U.itemsize), writeable=False)
+        U5 = U[:, :5]
+        dot, mx, KT = np.dot, np.maximum, self.KT
+        for hi in range(rows, 0, -self.block):
+            lo = max(0, hi - self.block)
+            if len(self.fp):
+                i = np.arange(lo, hi)[:, None]
+                U[lo + 1:hi + 1, 5:] = U[i + self.fp, self.fn] @ self.fmix
+            down = slice(hi - 1, lo - 1 if lo else None, -1)
+            for w, r, f, u in zip(win[down], R[down], F[down], U5[down]):
+                dot(KT, w, out=r)
+                mx(r, f, out=u)
+        R += beta
+        return R
+
+
 class _TurnSolver:
     """Runs the turn DP below the target for a vector of pairs (b, o) with given bust values."""
 
@@ -490,16 +553,57 @@ class WinTable:
         self.w_floor = w_floor
         self.T = rules.target // rules.unit
         self._solver = _TurnSolver(rules, W, final)
+        k = self._k = self._solver.k
+        mix = self._solver.mix
+        self._pass = None if mix is None else TurnPass(k.opt_pts, k.opt_next, mix, k.bust[1:])
+        # choose_keepers: where each running total's roll options land (row + points, dice),
+        # then a column for y; each roll outcome's chance per n (GT), the bust's last
+        base = (k.opt_pts * 6 + k.opt_next)[None, :] + 6 * np.arange(self.T)[:, None]
+        self._idx = np.concatenate([base, np.zeros((self.T, 1), dtype=base.dtype)], axis=1)
+        self._gs = np.append(k.grp_start, len(k.opt_pts))
+        groups = len(k.grp_start)
+        self._GT = np.zeros((5, groups + 1))
+        ends = list(k.n_start[1:]) + [groups]
+        for n in range(5):
+            self._GT[n, k.n_start[n]:ends[n]] = k.grp_prob[k.n_start[n]:ends[n]]
+        self._GT[:, groups] = k.bust[1:]
         self._turn = lru_cache(maxsize=64)(self._solve_turn)
 
     # -- whole turns --
     def _solve_turn(self, b: int, o: int):
         """One regular turn of the pair (b, o): roll values [c - b, n] for c < target, and the
-        final region's roll values at this pair's bust value."""
-        y = 1.0 - self.W[o, b]
-        _s, _d, _l, _h, _V, R, _c = self._solver.run(np.array([b]), np.array([o]),
-                                                      np.array([y]), keep=True)
-        return R[0, :self.T - b], self.final.roll_table(y)
+        final region's roll values at this pair's bust value. The same values as the build's
+        ``_TurnSolver.run`` for one pair, in one pass down the running totals with a few small
+        numpy calls each (``run`` spends ~60 us a total on bookkeeping a lookup needs not:
+        slopes, intervals, many pairs), so a first mid-turn lookup stays under 1 ms."""
+        k, T, m = self._k, self.T, self._k.max_units
+        y = 1.0 - float(self.W[o, b])
+        rows = T - b
+        gv, _d, _lo, _hi = self.final.at(np.array([y]), (np.arange(T, T + m) - o)[None, :])
+        need = 1 if b > 0 else self._solver.need0
+        R = np.zeros((rows, 6))
+        if self._pass is not None:
+            floor = np.repeat((1.0 - self.W[o, b:T])[:, None], 5, axis=1)
+            floor[:need] = -np.inf
+            R[:, 1:] = self._pass.run(gv[0, :, 1:], floor, y)
+            return R, self.final.roll_table(y)
+        # choose_keepers: the best keep of each roll (a max per roll outcome), four numpy
+        # calls a total; y sits after the totals as one more "roll" weighted by the bust
+        V = np.zeros((rows + m) * 6 + 1)     # running totals c = b .. T + m - 1, then y
+        V[rows * 6:-1] = gv[0].reshape(-1)
+        V[-1] = y
+        idx = self._idx[:rows].copy()
+        idx[:, -1] = len(V) - 1
+        floor = np.repeat((1.0 - self.W[o, b:T])[:, None], 5, axis=1)
+        floor[:need] = -np.inf
+        take, best, dot, mx = V.take, np.maximum.reduceat, np.dot, np.maximum
+        gs, GT = self._gs, self._GT
+        V6 = V[:-1].reshape(-1, 6)
+        for ix, r, f, v in zip(idx[::-1], R[::-1], floor[::-1], V6[rows - 1::-1]):
+            out = r[1:]
+            dot(GT, best(take(ix), gs), out=out)
+            mx(out, f, out=v[1:])
+        return R, self.final.roll_table(y)
 
     def start_chance(self, banked: int = 0, opponent: int = 0) -> float:
         """Chance of the player whose turn starts now (points)."""

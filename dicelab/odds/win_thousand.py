@@ -429,6 +429,8 @@ class ThousandWinTable:
         self._solver = _Solver(rules)
         self.st = self._solver.st
         self.offsets = self._solver.bit_off
+        k = self._solver.k
+        self._pass = _win.TurnPass(k.pts, k.nxt, k.mix.T, k.bust)
         self._turn = lru_cache(maxsize=64)(self._solve_turn)
 
     @property
@@ -452,14 +454,19 @@ class ThousandWinTable:
 
     def _solve_turn(self, i: int, j: int):
         """One turn of the pair (i, j) off the barrel: roll values [c - b, n - 1] for c below
-        the top, and the values of the region from the top up."""
-        st = self.st
+        the top, and the values of the region from the top up. The build's values, in one
+        pass down the running totals (``win.TurnPass``: a first mid-turn lookup under 1 ms)."""
+        st, k = self.st, self._solver.k
         b = int(st.total[i])
-        blk = _Block(np.array([i]), np.array([j]), np.array([b]), st.need[[i]], b,
-                     np.zeros(1, dtype=np.int64), np.full(1, -1))
-        y = 1.0 - self.W[j, st.bust[i]]
-        _start, R, M = self._solver._turns(blk, self.W, np.array([y]), keep=True)
-        return R[:, :, 0], float(M[0]), float(y)
+        y = 1.0 - float(self.W[j, st.bust[i]])
+        star = 1.0 if st.win_at_top else 1.0 - float(self.W[j, st.barrel0])
+        M = max(star, y)
+        top = np.full((self._pass.top_rows, 5), M)     # from the top up: stand there
+        top[:, 4] = (k.p_on * M + k.bust[4] * y) / (1.0 - k.p_hot)
+        floor = np.full((st.top - b, 5), -np.inf)      # hot dice (5) must be rolled
+        floor[int(st.need[i]):, :4] = (1.0 - self.W[j, b - st.F:st.top - st.F])[
+            int(st.need[i]):, None]
+        return self._pass.run(top, floor, y), M, y
 
     def readout(self, me, other, turn_total: int = 0, dice_left: int = 5) -> WinReadout:
         """The player on turn (``me``) against ``other`` (each a ``Standing`` or a banked

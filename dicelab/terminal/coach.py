@@ -2,6 +2,9 @@
 decision says what it cost, and the review is printed when the game ends."""
 from __future__ import annotations
 
+from .. import i18n
+from ..i18n import _
+
 
 def hint(game) -> str:
     """The coach's advice for the player on turn (``h``)."""
@@ -9,8 +12,8 @@ def hint(game) -> str:
 
     text = hint_text(game)
     if text is None:
-        return "Coach: nothing to decide now: the rules leave one move."
-    return text
+        return _("Coach: nothing to decide now: the rules leave one move.")
+    return i18n.text(text)
 
 
 def judged(game, action) -> str | None:
@@ -22,10 +25,10 @@ def judged(game, action) -> str | None:
         entry = judge(game, action)
     except Exception:  # an illegal action: the game's own apply will say why
         return None
-    return None if entry is None else f"Coach: {entry.line()}"
+    return None if entry is None else _("Coach: {advice}", advice=i18n.text(entry.line()))
 
 
 def review_text(game) -> str:
     from ..coach import review
 
-    return review(game).text()
+    return i18n.text(review(game).text())

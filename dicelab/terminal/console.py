@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import sys
 
+from .. import i18n
+
 
 class Console:
     """``say`` prints a line; ``ask`` prompts and returns the stripped answer, or raises
@@ -13,8 +15,8 @@ class Console:
         self.stdin = sys.stdin if stdin is None else stdin
         self.stdout = sys.stdout if stdout is None else stdout
 
-    def say(self, text: str = "") -> None:
-        self.stdout.write(f"{text}\n")  # f-string: a lazy text renders in the language
+    def say(self, text="") -> None:
+        self.stdout.write(i18n.text(text) + "\n")  # a lazy message renders here
         self.stdout.flush()
 
     def ask(self, prompt: str) -> str:

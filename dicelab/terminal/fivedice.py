@@ -1,21 +1,30 @@
 """Hot-seat terminal play of Bones and Thousand (``dicelab play bones|thousand``)."""
 from __future__ import annotations
 
+from .. import i18n
 from ..actions import Roll, Stand
 from ..errors import RuleError
 from ..games import new_game
 from ..games.base import Seat
 from . import coach
 from .console import Console
+from ..i18n import L_, _, n_
 
-HELP = ("r or . rolls, s or 0 stands, h asks the coach, q quits. With choose_keepers add the "
-        "positions of the counting dice to set aside: 'r 1 3'.")
+# the keys stay r s h q in every language; the words around them are translated
+HELP = L_("r or . rolls, s or 0 stands, h asks the coach, q quits. With choose_keepers add "
+          "the positions of the counting dice to set aside: 'r 1 3'.")
 
 
-def parse_seats(text: str | None, variant: str, default=("Player 1", "Player 2")) -> list[Seat]:
+def default_names() -> list[str]:
+    """"Player 1", "Player 2" in the current language (names from then on)."""
+    return [_("Player {n}", n=1), _("Player {n}", n=2)]
+
+
+def parse_seats(text: str | None, variant: str, default=None) -> list[Seat]:
     """"Ann,Bob,Cpu=chicken": people by name, computers as name=strategy."""
     from ..players import make_player
 
+    default = default_names() if default is None else default
     names = [n.strip() for n in (text.split(",") if text else default) if n.strip()]
     seats = []
     for n in names:
@@ -42,46 +51,57 @@ class FiveDiceTerminal(Console):
     def title(self) -> str:
         g, c = self.game, self.game.config
         if g.variant == "bones":
-            extra = " · you choose the dice to keep" if c.choose_keepers else ""
-            return (f"Bones · {c.preset} rules · on the board at {c.min_on_board} · "
-                    f"target {c.target:,}{extra}")
-        pits = ", ".join(f"{a}-{b}" for a, b in c.pits) or "none"
-        return (f"Thousand · opening {c.opening} · pits {pits} · barrel {c.barrel or 'off'} · "
-                f"target {c.target}")
+            if c.choose_keepers:
+                return _("Bones · {preset} rules · on the board at {min} · target {target} · "
+                         "you choose the dice to keep", preset=c.preset, min=c.min_on_board,
+                         target=c.target)
+            return _("Bones · {preset} rules · on the board at {min} · target {target}",
+                     preset=c.preset, min=c.min_on_board, target=c.target)
+        pits = ", ".join(f"{a}-{b}" for a, b in c.pits) or _("none")
+        if not c.barrel:
+            return _("Thousand · opening {opening} · pits {pits} · barrel off · target {target}",
+                     opening=c.opening, pits=pits, target=str(c.target))
+        return _("Thousand · opening {opening} · pits {pits} · barrel {barrel} · "
+                 "target {target}", opening=c.opening, pits=pits, barrel=c.barrel,
+                 target=str(c.target))
 
     def status(self, seat: int) -> str:
         g, st = self.game, self.game.state
         if g.variant == "bones":
-            return "on the board" if st.on_board[seat] else "not on the board"
+            return _("on the board") if st.on_board[seat] else _("not on the board")
         s = g.status(seat)
-        parts = ["opened" if s["opened"] else "not opened"]
+        parts = [_("opened") if s["opened"] else _("not opened")]
         if s["pit"]:
-            parts.append(f"in the pit {s['pit'][0]}-{s['pit'][1]} (shovel)")
+            pit = f"{s['pit'][0]}-{s['pit'][1]}"
+            parts.append(_("in the pit {pit} (shovel)", pit=pit))
         if s["on_barrel"]:
-            parts.append(f"on the barrel, {s['barrel_attempts_left']} attempts left")
+            parts.append(n_("on the barrel, {n} attempt left", "on the barrel, {n} attempts left",
+                            s["barrel_attempts_left"]))
         if s["bolts"]:
-            parts.append(f"bolts {'⚡' * s['bolts']} ({s['bolts']})")
+            parts.append(_("bolts {marks} ({n})", marks="⚡" * s["bolts"], n=s["bolts"]))
         return ", ".join(parts)
 
     def scoreboard(self):
         st = self.game.state
         for i, seat in enumerate(self.game.seats):
             mark = "▶" if i == st.current and not self.game.is_over else " "
-            who = f"{seat.name}{' (computer)' if seat.is_computer else ''}"
-            self.say(f" {mark} {who:<24}{st.totals[i]:>8,}   {self.status(i)}")
+            who = _("{name} (computer)", name=seat.name) if seat.is_computer else seat.name
+            self.say(f" {mark} {who:<24}{i18n.number(st.totals[i]):>8}   {self.status(i)}")
 
     def hint(self) -> str:
         g, st = self.game, self.game.state
         need, rule = g.need_to_stand()
-        left = f"{st.dice_left} {'die' if st.dice_left == 1 else 'dice'} to roll"
-        text = f"  turn total {st.turn_total} · {left}"
+        text = "  " + n_("turn total {total} · {n} die to roll",
+                         "turn total {total} · {n} dice to roll", st.dice_left,
+                         total=st.turn_total)
         if st.hot_dice:
-            text += " (hot dice: all five again" + (", compulsory)" if g.hot_dice_compulsory
-                                                    else ")")
+            text += " " + (_("(hot dice: all five again, compulsory)") if g.hot_dice_compulsory
+                           else _("(hot dice: all five again)"))
         if st.turn_total < need:
-            text += f"\n  To stand you need {need} this turn ({str(rule).split(': ', 1)[-1]})."
+            text += "\n  " + _("To stand you need {need} this turn ({rule}).", need=need,
+                               rule=i18n.text(rule).split(": ", 1)[-1])
         elif not (st.hot_dice and g.hot_dice_compulsory):
-            text += "\n  You may stand."
+            text += "\n  " + _("You may stand.")
         return text
 
     def show_events(self, events):
@@ -96,8 +116,10 @@ class FiveDiceTerminal(Console):
             st = g.state
             if st.phase == "decide":
                 self.say(self.hint())
-            prompt = "[r]oll" if st.phase != "decide" else "[r]oll again or [s]tand"
-            answer = self.ask(f"{g.seats[st.current].name}, {prompt}? > ").lower()
+            name = g.seats[st.current].name
+            prompt = (_("{name}, [r]oll? > ", name=name) if st.phase != "decide"
+                      else _("{name}, [r]oll again or [s]tand? > ", name=name))
+            answer = self.ask(prompt).lower()
             words = answer.split()
             if not words:
                 continue
@@ -115,14 +137,14 @@ class FiveDiceTerminal(Console):
             elif head in ("s", "0", "stand"):
                 kind = Stand
             else:
-                self.say(f"Please type r to roll or s to stand ({HELP})")
+                self.say(_("Please type r to roll or s to stand ({help})", help=HELP))
                 continue
             try:
                 keep = None
                 if rest:
                     digits = [c for w in rest for c in w.replace(",", "") if c != "keep"]
                     if any(not c.isdigit() for c in digits):
-                        raise RuleError("positions are digits 1 to 5, e.g. 'r 1 3'")
+                        raise RuleError(_("positions are digits 1 to 5, e.g. 'r 1 3'"))
                     keep = tuple(int(c) - 1 for c in digits)
                 action = kind(keep=keep)
                 line = coach.judged(g, action) if self.coached else None
@@ -130,7 +152,7 @@ class FiveDiceTerminal(Console):
                 if line:
                     self.say(line)
             except RuleError as exc:
-                self.say(f"Not allowed: {exc}")
+                self.say(_("Not allowed: {reason}", reason=str(exc)))
                 continue
             return events
 
@@ -146,8 +168,8 @@ class FiveDiceTerminal(Console):
                 self.say("")
                 self.scoreboard()
                 if getattr(st, "final_from", None) is not None:
-                    self.say("  Final turns: this is the last turn for this player.")
-                self.say(f"--- {g.seats[st.current].name}'s turn ---")
+                    self.say("  " + _("Final turns: this is the last turn for this player."))
+                self.say(_("--- {name}'s turn ---", name=g.seats[st.current].name))
             if g.seats[st.current].is_computer:
                 events = g.apply(g.computer_action())
             else:
@@ -155,7 +177,8 @@ class FiveDiceTerminal(Console):
             self.show_events(events)
         self.say("")
         self.scoreboard()
-        self.say(f"{g.seats[g.winner].name} wins with {g.state.totals[g.winner]:,}!")
+        self.say(_("{name} wins with {total}!", name=g.seats[g.winner].name,
+                   total=g.state.totals[g.winner]))
         if self.coached:
             self.say("")
             self.say(coach.review_text(g))
@@ -177,5 +200,5 @@ def play(args, stdin=None, stdout=None) -> int:
     try:
         return term.run()
     except (EOFError, KeyboardInterrupt):
-        term.say("\nGame left unfinished. Bye!")
+        term.say("\n" + _("Game left unfinished. Bye!"))
         return 0

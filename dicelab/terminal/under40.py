@@ -3,27 +3,33 @@ from __future__ import annotations
 
 import sys
 
+from .. import i18n
 from ..actions import Roll, Stand
 from ..errors import RuleError
 from ..games.under40 import GOAL, Under40Game
 from ..settings import Under40Settings
+from ..i18n import L_, N_, _, n_
 from . import coach
+from .fivedice import default_names
 
-DEFAULT_PLAYERS = "Player 1,Player 2"
 COMMANDS = {"r": "roll", "roll": "roll", "s": "stop", "stop": "stop", "stand": "stop",
             "q": "quit", "quit": "quit", "h": "coach", "help": "help", "?": "help"}
-HELP = ("Type r (or roll) to roll both dice, s (or stop) to stop with your round score, "
-        "h for the coach's advice, q to quit.")
+# the keys stay r s h q in every language; the words around them are translated
+HELP = L_("Type r (or roll) to roll both dice, s (or stop) to stop with your round score, "
+          "h for the coach's advice, q to quit.")
+STATUS = {"waiting": N_("waiting"), "rolling": N_("rolling"), "stopped": N_("stopped"),
+          "busted": N_("busted")}
 
 
 def players(text: str | None) -> list[str]:
     """The names of a --players value ("Ann,Bob"); a name may not appear twice."""
-    names = [n.strip() for n in (text or DEFAULT_PLAYERS).split(",") if n.strip()]
+    names = [n.strip() for n in (text.split(",") if text else default_names()) if n.strip()]
     seen = set()
     for n in names:
         key = " ".join(n.split()).lower()
         if key in seen:
-            raise RuleError(f"two players are named {n!r}: hot-seat play needs different names")
+            raise RuleError(_("two players are named {name}: hot-seat play needs different "
+                              "names", name=repr(n)))
         seen.add(key)
     return names
 
@@ -44,11 +50,12 @@ def play(args, stdin=None, stdout=None) -> int:
     game = make_game(args)
     coached = getattr(args, "coach", False)
 
-    def say(text: str = "") -> None:
-        print(text, file=stdout)
+    def say(text="") -> None:
+        print(i18n.text(text), file=stdout)
 
-    say(f"Under40: roll two dice to get as close to {GOAL} as you can without going over. "
-        f"First to {game.settings.target:,} at the end of a round wins.")
+    say(_("Under40: roll two dice to get as close to {goal} as you can without going over. "
+          "First to {target} at the end of a round wins.", goal=GOAL,
+          target=game.settings.target))
     say(rolloff_text(game))
     say(HELP)
     new_turn = True
@@ -60,20 +67,23 @@ def play(args, stdin=None, stdout=None) -> int:
             say(table(game))
             say(standing_line(game))
             new_turn = False
-        prompt = (f"{name} ({st.round_scores[st.current]}/{GOAL}), "
-                  + ("r roll / s stop" if game.may_stop else "r to roll") + " > ")
+        score = f"{st.round_scores[st.current]}/{GOAL}"
+        prompt = (_("{name} ({score}), r roll / s stop > ", name=name, score=score)
+                  if game.may_stop else _("{name} ({score}), r to roll > ", name=name,
+                                          score=score))
         stdout.write(prompt)
         stdout.flush()
         line = stdin.readline()
         if not line:
             say()
-            say("Input ended: game abandoned.")
+            say(_("Input ended: game abandoned."))
             say(totals_line(game))
             return 0
         command = COMMANDS.get(line.strip().lower())
         if command is None:
             typed = line.strip()
-            say(f"Warning: {f'{typed!r} is not a move' if typed else 'no move typed'}. {HELP}")
+            say(_("Warning: {typed} is not a move. {help}", typed=repr(typed), help=HELP)
+                if typed else _("Warning: no move typed. {help}", help=HELP))
             continue
         if command == "help":
             say(HELP)
@@ -83,7 +93,7 @@ def play(args, stdin=None, stdout=None) -> int:
             say(coach.hint(game))
             continue
         if command == "quit":
-            say("Game abandoned.")
+            say(_("Game abandoned."))
             say(totals_line(game))
             return 0
         action = Roll() if command == "roll" else Stand()
@@ -91,7 +101,8 @@ def play(args, stdin=None, stdout=None) -> int:
         try:
             events = game.apply(action)
         except RuleError as exc:
-            say(f"You may not {command} now. {exc}.")
+            say((_("You may not roll now. {reason}.", reason=str(exc)) if command == "roll"
+                 else _("You may not stop now. {reason}.", reason=str(exc))))
             continue
         if line:
             say(line)
@@ -105,8 +116,8 @@ def play(args, stdin=None, stdout=None) -> int:
             say(game.hint())
     say(totals_line(game))
     say()
-    say(f"{game.names[game.winner]} wins the game after {game.state.round} "
-        f"round{'s' if game.state.round != 1 else ''}.")
+    say(n_("{name} wins the game after {n} round.", "{name} wins the game after {n} rounds.",
+           game.state.round, name=game.names[game.winner]))
     if coached:
         say()
         say(coach.review_text(game))
@@ -117,22 +128,26 @@ def rolloff_text(game: Under40Game) -> str:
     parts = []
     for i, rolls in enumerate(game.rolloff):
         shown = ", ".join(f"{game.names[s]} {a}+{b} = {a + b}" for s, (a, b) in rolls.items())
-        parts.append(("Seating roll-off: " if i == 0 else "Tie for highest, they roll again: ")
-                     + shown + ".")
-    return " ".join(parts) + f" {game.names[game.state.starter]} starts."
+        parts.append(_("Seating roll-off: {rolls}.", rolls=shown) if i == 0
+                     else _("Tie for highest, they roll again: {rolls}.", rolls=shown))
+    return " ".join(parts + [_("{name} starts.", name=game.names[game.state.starter])])
 
 
 def table(game: Under40Game) -> str:
     st = game.state
-    width = max(len("player"), *(len(n) for n in game.names))
-    rows = [f"Round {st.round} (started by {game.names[st.starter]})",
-            f"  {'player':<{width}}  {'round':>6}  {'status':<8}  {'total':>7}"]
+    player, round_, status, total = _("player"), _("round"), _("status"), _("total")
+    shown = [i18n.tr(STATUS.get(x, x)) for x in st.status]
+    width = max(len(player), *(len(n) for n in game.names))
+    swidth = max(8, len(status), *(len(x) for x in shown))
+    rows = [_("Round {round} (started by {name})", round=st.round, name=game.names[st.starter]),
+            f"  {player:<{width}}  {round_:>6}  {status:<{swidth}}  {total:>7}"]
     for i, name in enumerate(game.names):
         mark = ">" if i == st.current else " "
-        rows.append(f"{mark} {name:<{width}}  {st.round_scores[i]:>3}/{GOAL}  {st.status[i]:<8}  "
-                    f"{st.totals[i]:>7,}")
+        rows.append(f"{mark} {name:<{width}}  {st.round_scores[i]:>3}/{GOAL}  "
+                    f"{shown[i]:<{swidth}}  {i18n.number(st.totals[i]):>7}")
     if st.pot:
-        rows.append(f"  Busted scores so far, for the last player left: {st.pot}")
+        rows.append("  " + _("Busted scores so far, for the last player left: {pot}",
+                             pot=st.pot))
     return "\n".join(rows)
 
 
@@ -142,11 +157,13 @@ def standing_line(game: Under40Game) -> str:
     name = game.names[st.current]
     leader = game.leader()
     if leader is None:
-        return f"Nobody has stopped yet: {name} may stop after any roll under {GOAL}."
-    return (f"{game.names[leader]} leads the round with {st.round_scores[leader]}: "
-            f"{name} must beat {game.must_beat()} to stop.")
+        return _("Nobody has stopped yet: {name} may stop after any roll under {goal}.",
+                 name=name, goal=GOAL)
+    return _("{leader} leads the round with {score}: {name} must beat {beat} to stop.",
+             leader=game.names[leader], score=st.round_scores[leader], name=name,
+             beat=game.must_beat())
 
 
 def totals_line(game: Under40Game) -> str:
-    shown = ", ".join(f"{n} {t:,}" for n, t in zip(game.names, game.state.totals))
-    return f"Totals: {shown} (target {game.settings.target:,})."
+    shown = ", ".join(f"{n} {i18n.number(t)}" for n, t in zip(game.names, game.state.totals))
+    return _("Totals: {totals} (target {target}).", totals=shown, target=game.settings.target)

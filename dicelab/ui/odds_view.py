@@ -90,8 +90,10 @@ def fivedice_odds(play, win=None, race=None) -> FiveDiceOdds | str:
         win_now, note, final = win(g, state, ro, mod) if win else (None, "", None)
     except Exception as exc:  # an unusual position the tables do not cover
         return L_("odds not available here ({why})", why=str(exc))
+    # the barrel race is a rule of thumb: where the exact chance to win is there, it speaks
+    racing = race(g, state, ro, mod) if race and win_now is None else None
     return FiveDiceOdds(ro, counting, ro.dice_left, g.stand_goal(), win_now, note, final,
-                        race(g, state, ro, mod) if race else None)
+                        racing)
 
 
 def thousand_race(g, state, ro, mod):
@@ -124,17 +126,27 @@ def bones_win_odds(g, state, ro, mod):
         final = (must, leader, chance)
     if g.n_seats != 2:
         return None, "", final
-    win_mod = odds_module("win")
-    if win_mod is None:
+    wg = odds_module("win_game")
+    if wg is None:
         return None, "", final
     try:
-        table = win_mod.table_if_ready(g.config)
+        table = wg.table_for(g)
     except RuleError:  # rules the solver takes not (a target below the minimum on board)
         return None, "", final
     if table is None:
-        return None, L_("chance to win: the exact table is being built"), final
-    other = state.totals[1 - seat]
-    return table.readout(state.totals[seat], other, state.turn_total, state.dice_left), "", final
+        note = L_("chance to win: the exact table is being built") if wg.is_exact(g) else ""
+        return None, note, final
+    return wg.readout(g, state, table), "", final
+
+
+def thousand_win_odds(g, state, ro, mod):
+    """Thousand: the exact chance to win of a two-seat game whose table is cached (it is
+    never built for a page: odds.win_game); else nothing (the page shows the estimate)."""
+    wg = odds_module("win_game")
+    table = wg.table_for(g) if wg is not None else None
+    if table is None:
+        return None, "", None
+    return wg.readout(g, state, table), "", None
 
 
 def under40_odds(game) -> Under40Odds | str:

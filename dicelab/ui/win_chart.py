@@ -1,5 +1,6 @@
 """A small chart of each seat's chance to win over the game so far, under the scoreboard: exact
-in two-seat Bones (one point per game action, read from the win table when it is there), an
+in two-seat Bones, and two-seat Thousand with its table cached (``odds.win_game``: one point
+per game action, read from the win table when it is there), an
 estimate from play-outs elsewhere (``win_estimate``: a point per action whose estimate got
 done, its last point refined as the estimate grows)."""
 from __future__ import annotations
@@ -9,7 +10,7 @@ from bokeh.models import ColumnDataSource, NumeralTickFormatter
 from bokeh.plotting import figure
 
 from ..i18n import _
-from .odds_view import odds_module
+from ..odds.win_game import seat_chances
 from .phrases import percent_ticks
 from .variants import ui_for
 from .view import TableView
@@ -19,26 +20,9 @@ COLORS = ("#1565c0", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d
           "#ad1457")
 
 
-def seat_chances(game) -> tuple[float, float] | None:
-    """Both seats' chances to win now (two-seat Bones), or None (no table yet, other games)."""
-    if not ui_for(game).exact_win(game):
-        return None
-    st = game.state
-    if game.is_over:
-        return tuple(1.0 if i == game.winner else 0.0 for i in range(2))
-    win = odds_module("win")
-    table = win.table_if_ready(game.config) if win else None
-    if table is None:
-        return None
-    me = st.current
-    r = table.readout(st.totals[me], st.totals[1 - me], st.turn_total, st.dice_left)
-    p = r.win_chance
-    return (p, 1 - p) if me == 0 else (1 - p, p)
-
-
 class WinChart(TableView):
-    """Each seat's chance to win after every action (exact in two-seat Bones, else an
-    estimate from play-outs)."""
+    """Each seat's chance to win after every action (exact where ``odds.win_game`` has a
+    table, else an estimate from play-outs)."""
 
     def __init__(self, game=None, **params):
         super().__init__(game, **params)

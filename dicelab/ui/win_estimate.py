@@ -1,6 +1,7 @@
 """A table's live chance-to-win estimate (dicelab.lab.win_live), shared by the odds panel and
 the win chart: restarted on every move of the game, refined in the background, handed to the
-page's own thread when a step is done. Only glue: the play-outs are lab.win's."""
+page's own thread when a step is done. Pages showing the same state (a network room's viewers)
+read one estimate (lab.win_live keeps one per state). Only glue: the play-outs are lab.win's."""
 from __future__ import annotations
 
 import html
@@ -58,7 +59,7 @@ class WinEstimate(param.Parameterized):
 
 def win_estimate(play) -> WinEstimate | None:
     """The table's estimate (made on first use), or None where the game never needs one
-    (one seat; two-seat Bones, which has the exact table)."""
+    (one seat; an exact table: two-seat Bones, two-seat Thousand once cached)."""
     g = play.game
     if g.n_seats < 2 or ui_for(g).exact_win(g):
         return None

@@ -9,6 +9,7 @@ from dicelab.odds import fivedice as fd
 from dicelab.odds import win
 from dicelab.ui import OddsPanel, Play
 from dicelab.ui.components import hint_text
+from dicelab.ui.phrases import pct
 from dicelab.ui.words import points_vs_win
 
 
@@ -141,3 +142,88 @@ def test_thousand_race_hint_says_only_the_barrel_counts():
     game = dicelab.new_game("thousand", ["Ann", "Bob"], seed=1)     # barrel 880: 8.4%
     _decide(game, 0, (700, 880), 50, 3, on_barrel=(False, True))
     assert "barrel counts" not in hint_text(Play(game))
+
+
+# Thousand (issue 16): a small table (seconds to build) cached in a test folder. RULES.md
+# "Thousand": barrel 100 and target 150, one pit 25-50, a fall and a bolt penalty of 50.
+SMALL_THOUSAND = dict(target=150, barrel=100, pits=[(25, 50)], barrel_fall=50, bolt_penalty=50)
+
+
+@pytest.fixture(scope="module")
+def thousand_cache(tmp_path_factory):
+    from dicelab.odds import win_thousand
+
+    folder = tmp_path_factory.mktemp("win_thousand_ui")
+    win_thousand.table("thousand", progress=False, cache=folder, **SMALL_THOUSAND)
+    return folder
+
+
+def _thousand_mid_turn(seed=3):
+    """A two-seat Thousand game of the small rules, played by clicks to a decision after a
+    roll with dice left (a stand allowed or not)."""
+    game = dicelab.new_game("thousand", ["Ann", "Bob"], seed=seed, **SMALL_THOUSAND)
+    play = Play(game)
+    for _ in range(200):
+        st = game.state
+        if st.phase == "decide" and st.turn_total > 0 and not st.hot_dice:
+            return game, play
+        play.roll() if st.phase == "roll" or st.turn_total < 50 else play.stand()
+    raise AssertionError("no mid-turn decision reached")
+
+
+def test_thousand_panel_and_chart_are_exact_when_the_table_is_cached(thousand_cache,
+                                                                     monkeypatch):
+    from dicelab.odds import win_game, win_thousand
+    from dicelab.ui.win_chart import WinChart
+    from dicelab.ui.win_estimate import estimate_html
+
+    monkeypatch.setattr(win, "cache_dir", lambda: thousand_cache)
+    win._MEMORY.clear()     # read from the cache folder, as a fresh server would
+    game, play = _thousand_mid_turn()
+    table = win_thousand.table_if_cached(game.config)
+    assert table is not None and play.ui.exact_win(game)
+    st = game.state
+    me, other = game.standing(st, st.current), game.standing(st, 1 - st.current)
+    w = table.readout(me, other, st.turn_total, st.dice_left)
+    panel = OddsPanel(play=play)
+    text = panel._text.object
+    assert "Chance to win from here" in text
+    assert f"<dt>Chance to win from here</dt><dd>{pct(w.win_chance)}</dd>" in text
+    assert f"<dt>… if you roll (then play to win)</dt><dd>{pct(w.roll_win_chance)}</dd>" in text
+    stand = "not allowed" if w.stand_win_chance is None else pct(w.stand_win_chance)
+    assert f"<dt>… if you stand</dt><dd>{stand}</dd>" in text
+    assert f"To win: <b class='best'>{w.decision.upper()}</b>" in text
+    # no play-out estimate beside the exact chance
+    assert estimate_html(play) == "" and not panel._est.visible
+    chart = WinChart(play=play)
+    assert chart._fig.title.text == "Chance to win (exact)"
+    src = chart._src.data
+    assert src["x"] == list(range(len(game.actions) + 1))
+    assert abs(src[f"p{st.current}"][-1] - w.win_chance) < 1e-12
+    assert all(abs(a + b - 1) < 1e-12 for a, b in zip(src["p0"], src["p1"]))
+    # the start of the game, read from the table by the chart's replay
+    i0 = table.status(0)
+    assert abs(src["p0"][0] - float(table.W[i0, i0])) < 1e-12
+    n = len(src["x"])
+    play.roll()
+    assert len(chart._src.data["x"]) == n + 1
+    assert win_game.seat_chances(game) == tuple(
+        chart._src.data[f"p{i}"][-1] for i in range(2))
+
+
+def test_thousand_without_its_table_estimates_and_builds_nothing(tmp_path, monkeypatch):
+    from dicelab.odds import win_thousand
+    from dicelab.ui.win_chart import WinChart
+
+    started = []
+    monkeypatch.setattr("subprocess.Popen", lambda *a, **k: started.append(a) or _Never())
+    monkeypatch.delenv("DICELAB_WIN_BUILD", raising=False)
+    monkeypatch.setattr(win, "cache_dir", lambda: tmp_path)
+    win._MEMORY.clear()
+    game, play = _thousand_mid_turn()
+    assert not play.ui.exact_win(game)
+    text = OddsPanel(play=play)._text.object
+    assert "Chance to win from here" not in text
+    assert WinChart(play=play)._fig.title.text == "Chance to win (estimate from play-outs)"
+    assert started == [] and list(tmp_path.iterdir()) == []
+    assert win_thousand.table_if_cached(game.config) is None

@@ -12,6 +12,7 @@ from bokeh.plotting import figure
 
 from ...actions import Roll, Stand
 from ...i18n import L_, _
+from ...odds.win_game import is_exact
 from ..phrases import game_over, you
 
 esc = html.escape
@@ -100,7 +101,7 @@ class VariantUI:
 
     def exact_win(self, game) -> bool:
         """Is the chance to win exact here (a win table), not estimated from play-outs?"""
-        return False
+        return is_exact(game)
 
     # ----- the rules in words ----------------------------------------------------------------
     def settings_title(self, c) -> str:

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ...actions import Roll, Stand
 from ...i18n import _, n_, p_
-from ..odds_view import FiveDiceOdds, bones_win_odds, fivedice_odds, thousand_race
+from ..odds_view import (FiveDiceOdds, bones_win_odds, fivedice_odds, thousand_race,
+                         thousand_win_odds)
 from ..phrases import preset_name, says_you
 from .base import VariantUI, board_head_row, die, esc, register, winner_mark
 from .fivedice_odds import draw_odds, goal_words, label_chart, odds_chart, odds_words
@@ -204,9 +205,6 @@ class BonesUI(FiveDiceUI):
     def title(self) -> str:
         return p_("game", "Bones")
 
-    def exact_win(self, game) -> bool:
-        return game.n_seats == 2  # the two-seat win table (odds.win)
-
     def settings_title(self, c) -> str:
         preset = preset_name(c.preset)
         if c.choose_keepers:
@@ -267,5 +265,5 @@ class ThousandUI(FiveDiceUI):
         return "".join(f"<span>{esc(b)}</span>" for b in bits)
 
     def odds(self, play):
-        return fivedice_odds(play, race=thousand_race)
+        return fivedice_odds(play, win=thousand_win_odds, race=thousand_race)
 
