@@ -84,8 +84,9 @@ def pick(page, lang: str, variant: int) -> None:
         page.wait_for_function("(e) => !e.isConnected", arg=field)
 
 
-def play_turns(app: App, n_actions: int) -> None:
-    """Roll (.) and stand (0) by keys; in Yahtzee score the first open box after a roll."""
+def play_turns(app: App, n_actions: int, stand: bool = True) -> None:
+    """Roll (.) and stand (0) by keys (``stand=False``: roll only); in Yahtzee score the
+    first open box after a roll."""
     page = app.page
     for i in range(n_actions):
         if app.wait_person_or_over() == "over":
@@ -95,9 +96,9 @@ def play_turns(app: App, n_actions: int) -> None:
         if boxes.count() and i % 3 == 2:
             boxes.first.click()
         else:
-            page.keyboard.press("0" if i % 3 == 2 else ".")
+            page.keyboard.press("0" if stand and i % 3 == 2 else ".")
         try:
-            app.wait_tick(old, timeout=5)
+            app.wait_tick(old, timeout=3)
         except Exception:  # refused (an alert says why): the table did not move
             pass
 
@@ -180,7 +181,7 @@ def test_russian_then_french_mid_game_keeps_everything(page, lang_server):
         page.get_by_role("button", name=_("Start new game"), exact=True).click()
     page.locator(".banner").wait_for()
     app = App(page, lang_server)
-    play_turns(app, 6)
+    play_turns(app, 4, stand=False)
     app.wait_person_or_over()
     assert_in_language(page, "ru", final=False)
     before = table_state(page)
