@@ -60,8 +60,9 @@ def review(game, seat: str | None = None):
     return _review(game, seat)
 
 
-def app(records_path=None, cdn: bool | None = None):
+def app(records_path=None, cdn: bool | None = None, lang: str | None = None):
     """The dicelab app: show it in Jupyter (the last line of a cell), or serve it.
+    ``lang``: "en", "fr" or "ru" (its language menu changes it later).
 
     In a notebook Bokeh and Panel load inline, so it works without internet; ``cdn=True`` (or
     DICELAB_CDN=1) loads them from their CDN instead. ``app.start_game(game)`` shows a game
@@ -71,7 +72,7 @@ def app(records_path=None, cdn: bool | None = None):
 
     if in_kernel():
         notebook(cdn)
-    return DicelabApp(records_path=records_path)
+    return DicelabApp(records_path=records_path, lang=lang)
 
 
 def notebook(cdn: bool | None = None) -> None:

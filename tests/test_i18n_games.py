@@ -167,3 +167,17 @@ def test_computer_players_have_names_in_each_language():
     with using("ru"):
         assert str(strategy_name("winning")) == "На победу"
     assert strategy_name("someone") == "someone"
+
+
+def test_a_computer_seat_is_named_in_its_creator_s_language():
+    from dicelab.rooms import MemoryStore, RoomService
+
+    service = RoomService(MemoryStore())
+    _room, ann = service.create("Стол", "bones", {}, "Аня")
+    with using("ru"):
+        service.add_computer("Стол", ann, "chicken")
+    with using("fr"):
+        service.add_computer("Стол", ann, "gambler")
+    names = [s.name for s in service.room("Стол").seats]
+    # a stored name from then on: the same for every reader, never translated again
+    assert names == ["Аня", "Компьютер 1", "Ordinateur 2"]

@@ -29,7 +29,7 @@ from typing import Any, Callable
 from ..actions import Action, action_from_json, coerce
 from ..actions import to_json as action_to_json
 from ..errors import RuleError
-from ..i18n import L_, Ln_, Msg
+from ..i18n import L_, Ln_, Msg, _
 from ..names import variant_name
 from ..games import GAMES, Game, Seat, new_game
 from ..settings import SETTINGS
@@ -226,10 +226,11 @@ class RoomService:
             _make_player(room.variant, strategy)  # refuses unknown strategies now, not at start
             if seat_name is None:
                 n = 1 + sum(s.is_computer for s in room.seats)
-                # a stored name, the same for everyone (not translated: it is the seat's name)
-                while not _is_free(room, f"Computer {n}"):  # i18n: not shown
+                # a stored name, the same for everyone: in the language of the creator, who
+                # names it (as the start screen does); a name is then never translated again
+                while not _is_free(room, _("Computer {n}", n=n)):
                     n += 1
-                player = f"Computer {n}"  # i18n: not shown
+                player = _("Computer {n}", n=n)
             else:
                 player = player_name(seat_name)
                 _name_free(room, player)
@@ -507,7 +508,7 @@ class RoomService:
             room.touched = self.clock()
             return result
         with self._room_lock(key):
-            _, result = self.store.update(key, touch)
+            result = self.store.update(key, touch)[1]
         self._notify(key, "room")
         return result
 

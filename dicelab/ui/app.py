@@ -11,9 +11,13 @@ import panel as pn
 import panel_material_ui as pmui
 
 from ..errors import RuleError
+from .. import i18n
+from ..i18n import _
 from ..rooms.pacer import default_strategy
 from .join_link import JoinLink
 from .keys import KeyBridge
+from .language import (LanguageKeeper, built_in_words, first_language, header_language,
+                       language_menu, set_page_language, url_language)
 from .lobby import Lobby
 from .notebook import NotebookShow
 from .play import Play, Prefs
@@ -21,7 +25,7 @@ from .records import RecordStore
 from .room import RoomScreen
 from .score_card import CardView
 from .seat_keeper import SeatKeeper
-from .session import keep_flushing
+from .session import keep_flushing, one_message
 from .settings_drawer import SettingsDrawer
 from .start import SeatSpec, StartScreen
 from .switch_player import SwitchPlayer
@@ -53,6 +57,10 @@ PAGE_THEME_CSS = """
   .header .MuiToolbar-root { padding-left: 8px; padding-right: 4px; }
 }
 """
+
+
+# a phone's header keeps one row: its language menu is the settings drawer's
+HEADER_CSS = "@media (max-width: 599.95px) { .dl-lang { display: none !important; } }"
 
 
 def _header_button(label: str, on_click) -> pmui.Button:
@@ -93,45 +101,61 @@ def _arg(name: str):
 class DicelabApp(NotebookShow, pn.viewable.Viewer):
     """Start screen <-> table in a pmui Page with a settings drawer."""
 
-    def __init__(self, records_path=None, prefs: Prefs | None = None, **params):
+    def __init__(self, records_path=None, prefs: Prefs | None = None, lang: str | None = None,
+                 **params):
         super().__init__(**params)
+        # the language first: everything below is made in it (``lang``: the caller's choice,
+        # e.g. dicelab.app(lang="ru"); only ?lang= in the address goes before it)
+        self._lang_fixed = url_language() or (set_page_language(lang) if lang else None)
+        self.lang = set_page_language(first_language(self._lang_fixed, None,
+                                                     header_language()))
         self.prefs = prefs or Prefs()
         self._session_prefs()
         self.records = RecordStore(records_path)
         self.play: Play | None = None
         self.start_screen = StartScreen(on_start=self._start_when_loaded)
         if self.records.problem:  # a damaged records file was set aside: say so on the page
-            self.start_screen.message = self.records.problem
+            self.start_screen.message = str(self.records.problem)
         self.drawer = SettingsDrawer(self.prefs, self.records)
         # min-height: the page's scrolling area is a flex column that would otherwise squeeze
         # a screen taller than the window (its blocks then overlap instead of scrolling)
+        self._screen = self.start_screen  # what _main shows
         self._main = pn.Column(self.start_screen, sizing_mode="stretch_width",
                                styles={"padding": "4px 10px 16px", "box-sizing": "border-box",
                                        "min-height": "max-content"})
         self.keys = KeyBridge(on_key=self.on_key, on_dark=self._on_dark)
-        self._new = _header_button("New game", lambda e: self.show_start())
-        self._rules_btn = _header_button("Rules", lambda e: self.start_screen.show_rules(
+        self._new = _header_button(_("New game"), lambda e: self.show_start())
+        self._rules_btn = _header_button(_("Rules"), lambda e: self.start_screen.show_rules(
             self.play.variant if self.play else self.start_screen.variant))
-        self._settings_btn = _header_button("⚙ Settings", lambda e: self.toggle_settings())
-        self._net_btn = _header_button("Network games", lambda e: self.show_lobby())
+        self._settings_btn = _header_button("", lambda e: self.toggle_settings())
+        self._net_btn = _header_button(_("Network games"), lambda e: self.show_lobby())
+        self._lang_keeper = LanguageKeeper(lang=self.lang, words=built_in_words())
+        self._lang_keeper.param.watch(self._browser_reported, "read")
+        # the header's menu; a phone's header has no room for it: the drawer has one too
+        self._lang_menu = language_menu(self.lang, self._menu_chose, css_classes=["dl-lang"])
+        self._drawer_menu = language_menu(self.lang, self._menu_chose, header=False)
+        self.drawer.top = [self._drawer_menu]
+        self._label_header()
         self._preload = preload()
         self.keeper = SeatKeeper()
         self.lobby = None  # made on first use: a single-screen game never opens the rooms store
         self.room_screen = None
         self._wanted_room = _arg("room")
         if self._wanted_room:
-            self._main.objects = [pn.pane.HTML(f"<p>Opening {pn.util.escape(self._wanted_room)}"
-                                               "…</p>")]
+            self._show(pn.pane.HTML("<p>" + _("Opening {room}…", room=pn.util.escape(
+                self._wanted_room)) + "</p>"))
             self.keeper.param.watch(self._tokens_arrived, "tokens")
         if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
             pn.state.on_session_destroyed(self._session_gone)
             keep_flushing()  # a page must never stay a message behind (see session.py)
         self.page = pmui.Page(
             title="dicelab", header=[pn.Row(self._new, self._net_btn, self._rules_btn,
-                                          self._settings_btn, margin=0,
-                                          styles={"margin-left": "auto", "gap": "6px"})],
-            main=[self._main, self.keys, self.keeper, self.start_screen._rules_slot,
-                  self._preload],
+                                          self._settings_btn, self._lang_menu, margin=0,
+                                          styles={"margin-left": "auto", "gap": "6px",
+                                                  "align-items": "center"},
+                                          stylesheets=[HEADER_CSS])],
+            main=[self._main, self.keys, self.keeper, self._lang_keeper,
+                  self.start_screen._rules_slot, self._preload],
             contextbar=[], contextbar_width=340, sidebar=[],
             theme_toggle=True, raw_css=[PAGE_CSS], stylesheets=[PAGE_THEME_CSS])
         self.page.param.watch(self._dark_theme, "dark_theme")
@@ -149,6 +173,64 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
         if snd is not None:
             self.prefs.sound = snd.lower() not in ("0", "off", "false", "no")
 
+    # ----- language --------------------------------------------------------------------------
+    def _label_header(self):
+        self._new.label = _("New game")
+        self._rules_btn.label = _("Rules")
+        self._settings_btn.label = "⚙ " + _("Settings")
+        self._net_btn.label = _("Network games")
+        self._lang_menu.label = self._drawer_menu.label = _("Language")
+
+    def _menu_chose(self, lang: str):
+        if lang != self.lang:
+            self.set_language(lang)
+            self._lang_keeper.keep(self.lang)
+
+    def _browser_reported(self, event):
+        """The browser's kept choice and languages are known: they may change the language
+        (not when the address or the caller chose it)."""
+        if self._lang_fixed or not event.new:
+            return
+        k = self._lang_keeper
+        lang = first_language(None, k.stored, header_language() or
+                              i18n.from_accept_language(k.browser))
+        if lang != self.lang:
+            self._when_loaded(lambda: self.set_language(lang))
+
+    def set_language(self, lang: str):
+        """Show everything in ``lang``; the game, the settings and the screen stay as they are."""
+        self.lang = set_page_language(lang)
+        self._lang_keeper.param.update(lang=self.lang, words=built_in_words())
+        with one_message():
+            for menu in (self._lang_menu, self._drawer_menu):
+                if menu.value != self.lang:
+                    menu.value = self.lang
+            self._label_header()
+            self.start_screen.relabel()
+            self.drawer.relabel()
+            self._relabel_main()
+
+    def _relabel_main(self):
+        shown = self._screen
+        if self.room_screen is not None:
+            self.room_screen.relabel()
+            self._show(self.room_screen)
+        elif self.play is not None:
+            self.play.relabel()
+            self._show_table()
+        elif self.lobby is not None and shown is self.lobby:
+            self.lobby.relabel()
+            self._show(self.lobby)
+        elif shown is self.start_screen:
+            self._show(self.start_screen)
+
+    def _show(self, screen):
+        """Put ``screen`` on the page (a table shown before stops following its game)."""
+        if isinstance(self._screen, Table):
+            self._screen.retire()
+        self._screen = screen
+        self._main.objects = [screen]
+
     def _dark_theme(self, event):
         self.prefs.dark = bool(event.new)
 
@@ -163,7 +245,9 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
             apply()
 
     def _notebook_text(self) -> str:
-        return "dicelab app" + (f" playing {self.play.game!r}" if self.play else "")
+        if self.play:
+            return _("dicelab app playing {game}", game=repr(self.play.game))
+        return _("dicelab app")
 
     def toggle_settings(self):
         if not self.page.contextbar:  # filled on first use: a closed drawer never reports idle
@@ -187,13 +271,16 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
         self._leave_screens()
         self.play = Play(game, prefs=self.prefs, records=self.records)
         self.drawer.play = self.play
-        self._main.objects = [Table(play=self.play)]
+        self._show_table()
         return self.play
+
+    def _show_table(self):
+        self._show(Table(play=self.play))
 
     def show_start(self):
         self._leave_screens()
         self.drawer.play = None
-        self._main.objects = [self.start_screen]
+        self._show(self.start_screen)
 
     def _leave_screens(self):
         """Stop what the screen being replaced was doing (pacing, following a room)."""
@@ -214,7 +301,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
             self.lobby = Lobby(self.keeper, on_open=self.open_room)
         self.lobby.activate(True)
         self.keeper.show_room(None)
-        self._main.objects = [self.lobby]
+        self._show(self.lobby)
         return self.lobby
 
     def open_room(self, name: str, token: str | None):
@@ -228,10 +315,10 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
             return None
         except Exception as exc:  # the rooms store is unreachable: say so
             lobby = self.show_lobby()
-            lobby.message = f"Network games are not available: {exc}"
+            lobby.message = _("Network games are not available: {error}", error=str(exc))
             return None
         self.room_screen = screen
-        self._main.objects = [screen]
+        self._show(screen)
         return screen
 
     def _tokens_arrived(self, event):
@@ -283,9 +370,9 @@ def _unlink_busy(page) -> None:
             pn.state.param.unwatch(w)
 
 
-def create_app(records_path=None) -> pmui.Page:
-    """A fresh app (call once per session)."""
-    return DicelabApp(records_path=records_path).__panel__()
+def create_app(records_path=None, lang: str | None = None) -> pmui.Page:
+    """A fresh app (call once per session); ``lang``: its language (else the page's)."""
+    return DicelabApp(records_path=records_path, lang=lang).__panel__()
 
 
 def serve(port: int = 5006, show: bool = False, address: str = "127.0.0.1",

@@ -17,12 +17,14 @@ export function render({ model, el }) {
     const cols = c.cols || [];
     const opts = c.options || {};
     if (!cols.length) { root.innerHTML = ""; return; }  // an empty (preloaded) card
-    let h = `<table class="card" aria-label="Yahtzee score card" data-tick="${c.tick}"><thead><tr><th scope="col">Box</th>`;
+    const w = c.words || {};
+    const fill = (t, box, pts) => String(t || "").replace("{box}", box).replace("{points}", pts);
+    let h = `<table class="card" aria-label="${esc(w.card || "")}" data-tick="${c.tick}"><thead><tr><th scope="col">${esc(w.box || "")}</th>`;
     for (const col of cols) h += `<th scope="col" class="${col.turn ? "turn" : ""}">${col.turn ? "▶ " : ""}${esc(col.name)}</th>`;
     h += `</tr></thead><tbody>`;
     (c.rows || []).forEach((r, ri) => {
       if (ri === 6) {
-        h += `<tr class="sub"><th scope="row">Upper bonus (${c.threshold}+ → ${c.bonus})</th>`;
+        h += `<tr class="sub"><th scope="row">${esc(w.upper_bonus || "")}</th>`;
         for (const col of cols) h += `<td class="${col.turn ? "turn" : ""}">${col.upper_bonus ? col.upper_bonus : `${col.upper}/${c.threshold}`}</td>`;
         h += `</tr>`;
       }
@@ -35,7 +37,7 @@ export function render({ model, el }) {
           const pts = opts[r.box];
           const zero = pts === 0 ? " zero" : "";
           if (c.clickable) {
-            h += `<td class="turn"><button type="button" class="box${zero}" data-box="${r.box}" aria-label="Score ${esc(r.label)} for ${pts}">${pts}</button></td>`;
+            h += `<td class="turn"><button type="button" class="box${zero}" data-box="${r.box}" aria-label="${esc(fill(w.score, r.label, pts))}">${pts}</button></td>`;
           } else {
             h += `<td class="turn open${zero}">${pts}</td>`;
           }
@@ -45,9 +47,9 @@ export function render({ model, el }) {
       }
       h += `</tr>`;
     });
-    h += `<tr class="sub"><th scope="row">Yahtzee bonus</th>`;
+    h += `<tr class="sub"><th scope="row">${esc(w.yahtzee_bonus || "")}</th>`;
     for (const col of cols) h += `<td class="${col.turn ? "turn" : ""}">${col.yb || 0}</td>`;
-    h += `</tr><tr class="total"><th scope="row">Total</th>`;
+    h += `</tr><tr class="total"><th scope="row">${esc(w.total || "")}</th>`;
     for (const col of cols) h += `<td class="${col.turn ? "turn" : ""}">${col.total}</td>`;
     h += `</tr></tbody></table>`;
     root.innerHTML = h;

@@ -17,6 +17,7 @@ import param
 
 from .. import coach
 from ..i18n import _, language
+from ..names import shown_name
 from .phrases import decimal
 from .play import Play
 from .variants import ui_for
@@ -90,7 +91,7 @@ class CoachView(pn.viewable.Viewer):
             return
         kind = "costly" if e.mistake else "good"
         self._line.object = (f'<div class="coach-line {kind}" data-testid="coach-line">'
-                             f'🎓 {esc(e.player)}: {esc(str(e.line()))}</div>')
+                             f'🎓 {esc(shown_name(e.player))}: {esc(str(e.line()))}</div>')
 
     # ----- the review panel ------------------------------------------------------------------
     def frame(self):
@@ -105,7 +106,7 @@ class CoachView(pn.viewable.Viewer):
         # chances, its loss in the win column, not in "lost" (points)
         df = pd.DataFrame({
             "turn": [e.turn for e in people],
-            "player": [e.player for e in people],
+            "player": [shown_name(e.player) for e in people],  # "You" in the reader's words
             "state": [str(e.state) for e in people],
             "choice": [f"{e.chosen.label} ({e.source.fmt(e.chosen.value)})" for e in people],
             "best": [f"{e.best.label} ({e.source.fmt(e.best.value)})" for e in people],
@@ -159,7 +160,7 @@ class CoachView(pn.viewable.Viewer):
             + "".join(f"<td>{decimal(100 * s.extra_lost.get(k, 0.0))}</td>" for k in r.extras)
             + "</tr>" for s in r.seats.values())
         worst = "".join(
-            "<li>" + _("{name}, turn {turn}, {loss}: {why}", name=bold(s.player), turn=e.turn,
+            "<li>" + _("{name}, turn {turn}, {loss}: {why}", name=bold(shown_name(s.player)), turn=e.turn,
                        loss=esc(str(e.source.fmt_loss(e.lost))), why=esc(str(e.why))) + "</li>"
             for s in r.seats.values() if not s.computer for e in s.costliest)
         notes = "".join(f"<p><small>{esc(str(n))}</small></p>" for n in r.notes)
@@ -239,7 +240,8 @@ def lost_title(key: str) -> str:
 
 def seat_name(s) -> str:
     """A seat of the review's totals: "Ann", "Cpu (computer)"."""
-    return _("{name} (computer)", name=s.player) if s.computer else s.player
+    name = shown_name(s.player)
+    return _("{name} (computer)", name=name) if s.computer else name
 
 
 def bold(name: str) -> str:

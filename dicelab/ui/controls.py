@@ -4,6 +4,7 @@ from __future__ import annotations
 import panel as pn
 import param
 
+from ..i18n import _, p_
 from .notebook import FixedDesign
 from .view import TableView
 
@@ -30,10 +31,10 @@ class Controls(TableView):
 
     def __init__(self, game=None, **params):
         super().__init__(game, **params)
-        self._roll = Button(label="Roll", color="primary",
+        self._roll = Button(label=p_("verb", "Roll"), color="primary",
                                        stylesheets=[CONTROLS_CSS], margin=(4, 12, 4, 0))
         self._roll.on_click(lambda e: self.play.roll())
-        self._stand = Button(label="Stand (0)", color="success",
+        self._stand = Button(label=_("Stand (0)"), color="success",
                                         stylesheets=[CONTROLS_CSS], margin=(4, 12, 4, 0),
                                         visible=self.play.ui.has_stand)
         self._stand.on_click(lambda e: self.play.stand())

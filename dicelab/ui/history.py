@@ -5,6 +5,7 @@ import html
 
 import param
 
+from ..i18n import _, text
 from .notebook import HTML
 from .view import TableView
 
@@ -43,11 +44,15 @@ class History(TableView):
         items = self.game.history[-self.limit:][::-1]
         icons = {"bust": "✗ ", "bolt": "⚡ ", "stand": "✓ ", "stop": "✓ ", "win": "★ ",
                  "round_won": "★ ", "score": "✎ ", "barrel": "🛢 ", "fall": "↓ "}
-        lis = [f"<li class='{esc(e.kind)}'>{icons.get(e.kind, '')}{esc(str(e.text))}</li>"
+        # e.text: a lazy message, said in this page's language
+        lis = [f"<li class='{esc(e.kind)}'>{icons.get(e.kind, '')}{esc(text(e.text))}</li>"
                for e in items]
-        out = f"<ol class='history' aria-label='Turn history'>{''.join(lis[:self.shown])}</ol>"
+        label = esc(_("Turn history"))
+        out = (f"<ol class='history' aria-label='{label}'>"
+               f"{''.join(lis[:self.shown])}</ol>")
         if len(lis) > self.shown:
-            out += (f"<details class='more'><summary>Earlier ({len(lis) - self.shown})</summary>"
+            earlier = _("Earlier ({n})", n=len(lis) - self.shown)
+            out += (f"<details class='more'><summary>{esc(earlier)}</summary>"
                     f"<ol class='earlier'>{''.join(lis[self.shown:])}</ol></details>")
         return out
 

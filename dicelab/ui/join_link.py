@@ -4,12 +4,22 @@ from __future__ import annotations
 import param
 from panel.custom import JSComponent
 
+from ..i18n import _
+
+
+def join_words() -> dict:
+    """The link's words in the page's language (the browser writes them)."""
+    return {"label": _("Link to join:") + " ", "aria": _("Link to join this game"),
+            "copy": _("Copy link"), "copied": " " + _("copied"),
+            "failed": " " + _("select it and copy")}
+
 
 class JoinLink(JSComponent):
     """The room's address as a whole link (this page's origin + ?room=...), with a copy button:
     only the browser knows the address it was reached at."""
 
     room = param.String(default="")
+    words = param.Dict(default={}, doc="label, aria, copy, copied, failed (join_words())")
 
     _esm = """
 export function render({ model, el }) {
@@ -23,21 +33,22 @@ export function render({ model, el }) {
   const wrap = document.createElement("div");
   wrap.className = "join";
   const label = document.createElement("label");
-  label.textContent = "Link to join: ";
+  const w = model.words || {};
+  label.textContent = w.label || "";
   const input = document.createElement("input");
   input.readOnly = true;
-  input.setAttribute("aria-label", "Link to join this game");
+  input.setAttribute("aria-label", w.aria || "");
   input.setAttribute("data-testid", "join-link");
   const button = document.createElement("button");
-  button.textContent = "Copy link";
+  button.textContent = w.copy || "";
   const said = document.createElement("span");
   said.setAttribute("role", "status");
   const show = () => { input.value = url(); };
   button.addEventListener("click", async () => {
     input.select();
-    try { await navigator.clipboard.writeText(input.value); said.textContent = " copied"; }
+    try { await navigator.clipboard.writeText(input.value); said.textContent = w.copied || ""; }
     catch (e) {  // not a secure context (a classroom's http address): the old way
-      said.textContent = document.execCommand("copy") ? " copied" : " select it and copy";
+      said.textContent = document.execCommand("copy") ? (w.copied || "") : (w.failed || "");
     }
   });
   label.appendChild(input);

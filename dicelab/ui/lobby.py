@@ -9,39 +9,40 @@ import panel_material_ui as pmui
 import param
 
 from ..errors import RuleError
+from ..i18n import N_, _, n_, tr
 from ..rooms import Room
 from ..rooms.backend import default_backend as backend  # this process's service and pacer
 from ..settings import SETTINGS
 from .join_link import JoinLink
+from .names import seat_name
 from .play import Prefs
 from .room import RoomScreen
 from .room_list import RoomList
 from .room_play import RoomPlay, replica
 from .seat_keeper import SeatKeeper
 from .session import every, handoff
-from .variants import UIS
+from .variant_cards import VARIANTS, variant_title
 from .words import alert_pane, apply_preset, room_title, show_alert
 
 __all__ = ["JoinLink", "Lobby", "Prefs", "RoomList", "RoomPlay", "RoomScreen", "SeatKeeper",
-           "VARIANT_TITLES", "backend", "replica", "room_title"]
+           "backend", "replica", "room_title"]
 
 esc = pn.util.escape
-VARIANT_TITLES = {v: ui.title for v, ui in UIS.items()}
 
 
 class Lobby(pn.viewable.Viewer):
     """Create a named game, see open games and games in play, join, watch or return."""
 
-    player = param.String(default="", label="Your name")
-    game_name = param.String(default="", label="Name of a new game")
-    variant = param.Selector(default="bones", objects=list(VARIANT_TITLES))
+    player = param.String(default="", label=N_("Your name"))
+    game_name = param.String(default="", label=N_("Name of a new game"))
+    variant = param.Selector(default="bones", objects=list(VARIANTS))
     message = param.String(default="")
 
     def __init__(self, keeper: SeatKeeper, on_open, **params):
         super().__init__(**params)
         self.keeper = keeper
         self._on_open = on_open
-        self.settings = {v: SETTINGS[v]() for v in VARIANT_TITLES}
+        self.settings = {v: SETTINGS[v]() for v in VARIANTS}
         for s in self.settings.values():
             if "preset" in s.param:
                 s.param.watch(apply_preset, "preset")
@@ -59,9 +60,9 @@ class Lobby(pn.viewable.Viewer):
             self.service, self.pacer = backend()
         except Exception as exc:  # e.g. Redis not reachable: say so, do not crash the page
             self.service = self.pacer = None
-            self.message = f"Network games are not available: {exc}"
+            self.message = _("Network games are not available: {error}", error=str(exc))
         self._refresh = handoff(self.refresh)
-        keeper.param.watch(lambda *_: self._refresh(), "tokens")
+        keeper.param.watch(lambda *__: self._refresh(), "tokens")
         keeper.param.watch(self._remembered, "player")
         self._remembered()
         self._draw_settings()
@@ -78,7 +79,7 @@ class Lobby(pn.viewable.Viewer):
             self._unsubscribe = None
             self._stop_catch_up()
 
-    def _remembered(self, *_):
+    def _remembered(self, *__):
         if not self.player and self.keeper.player:
             self.player = self.keeper.player
 
@@ -110,7 +111,7 @@ class Lobby(pn.viewable.Viewer):
 
     def _named(self) -> bool:
         if not self.player.strip():
-            self.message = "Type your name first (as the others will see it)."
+            self.message = _("Type your name first (as the others will see it).")
             return False
         return True
 
@@ -157,7 +158,7 @@ class Lobby(pn.viewable.Viewer):
         try:
             page = self.service.lobby(self._limit)
         except Exception as exc:
-            self.message = f"Could not read the games: {exc}"
+            self.message = _("Could not read the games: {error}", error=str(exc))
             return
         rooms = page["open"][0] + page["play"][0]
         totals = {"open": page["open"][1], "play": page["play"][1]}
@@ -186,11 +187,12 @@ class Lobby(pn.viewable.Viewer):
             items = [self._lists[name]] if sections[name] else [pn.pane.HTML(empty)]
             hidden = totals[name] - len(sections[name])
             return items + ([self._more_button(hidden)] if hidden > 0 else [])
+        # (Babel does not look inside f-strings: the messages stay outside them)
         self._list.objects = [
-            pn.pane.HTML("<h3 style='margin:10px 0 4px'>Open games</h3>"),
-            *shown("open", "<p>No open games yet: create one above.</p>"),
-            pn.pane.HTML("<h3 style='margin:14px 0 4px'>Games in play</h3>"),
-            *shown("play", "<p>None right now.</p>"),
+            pn.pane.HTML("<h3 style='margin:10px 0 4px'>" + _("Open games") + "</h3>"),
+            *shown("open", "<p>" + _("No open games yet: create one above.") + "</p>"),
+            pn.pane.HTML("<h3 style='margin:14px 0 4px'>" + _("Games in play") + "</h3>"),
+            *shown("play", "<p>" + _("None right now.") + "</p>"),
         ]
 
     PAGE = 12  # rows per list shown at first ("Show more" adds a page): each row's widgets
@@ -200,24 +202,35 @@ class Lobby(pn.viewable.Viewer):
         def more(event):
             self._limit += self.PAGE
             self.refresh()
-        return pmui.Button(label=f"Show more ({hidden} not shown)", variant="text",
+        return pmui.Button(label=_("Show more ({n} not shown)", n=hidden), variant="text",
                            size="small", on_click=more)
 
     def _row(self, room: Room, seat: int | None) -> dict:
-        seats = ", ".join(esc(s.name) + (" (computer)" if s.is_computer else "")
-                          for s in room.seats)
-        state = "finished" if room.finished else "in play" if room.started else "open"
+        seats = ", ".join(esc(_("{name} (computer)", name=s.name) if s.is_computer
+                              else seat_name(s.name)) for s in room.seats)
+        state = _("finished") if room.finished else _("in play") if room.started else _("open")
+        count = n_("{n} seat", "{n} seats", len(room.seats))
         html = (f"<div class='room-row'><b>{esc(room.name)}</b> · "
                 f"{esc(room_title(room))} · {state}<br>"
-                f"<span class='seats'>{len(room.seats)} seat{'s' if len(room.seats) != 1 else ''}:"
-                f" {seats}</span></div>")
+                f"<span class='seats'>{esc(count)}: {seats}</span></div>")
         buttons = []
         if seat is not None:
-            buttons.append({"label": f"Return to {room.name}", "act": "back", "primary": True})
+            buttons.append({"label": _("Return to {room}", room=room.name), "act": "back",
+                            "primary": True})
         elif not room.started and not room.is_full:
-            buttons.append({"label": f"Join {room.name}", "act": "join", "primary": True})
-        buttons.append({"label": f"Watch {room.name}", "act": "watch", "primary": False})
+            buttons.append({"label": _("Join {room}", room=room.name), "act": "join",
+                            "primary": True})
+        buttons.append({"label": _("Watch {room}", room=room.name), "act": "watch",
+                        "primary": False})
         return {"key": room.key, "name": room.name, "html": html, "buttons": buttons}
+
+    def relabel(self) -> None:
+        """Every word again in the page's language (the lists and the settings form)."""
+        self._shown, self._rows = None, {}
+        self._draw_settings()
+        self.refresh()
+        if self.message:
+            show_alert(self._msg, self.message)
 
     def _act(self, act: str, name: str) -> None:
         """A click on a row's button (from the browser)."""
@@ -225,27 +238,31 @@ class Lobby(pn.viewable.Viewer):
 
     def __panel__(self):
         name = pmui.TextInput.from_param(self.param.player, width=220, max_length=40,
-                                         placeholder="as others will see it")
+                                         label=tr(self.param.player.label),
+                                         placeholder=_("as others will see it"))
         game = pmui.TextInput.from_param(self.param.game_name, width=260, max_length=40,
-                                         placeholder="letters, digits, spaces, - and _")
-        variant = pmui.Select.from_param(self.param.variant, label="Game",
-                                         options={t: v for v, t in VARIANT_TITLES.items()},
+                                         label=tr(self.param.game_name.label),
+                                         placeholder=_("letters, digits, spaces, - and _"))
+        variant = pmui.Select.from_param(self.param.variant, label=_("Game"),
+                                         options={variant_title(v): v for v in VARIANTS},
                                          width=200)
-        create = pmui.Button(label="Create game", variant="contained", color="primary",
+        create = pmui.Button(label=_("Create game"), variant="contained", color="primary",
                              on_click=lambda e: self.create())
-        rules = pmui.Accordion(("Rules settings for the new game", self._settings_box),
+        rules = pmui.Accordion((_("Rules settings for the new game"), self._settings_box),
                                active=[], sizing_mode="stretch_width")
+        intro = _("Play one game from several computers: create a game and share its name, or "
+                  "join one below. The creator's rules apply to everyone; nobody can join once "
+                  "it has started; anyone may watch.")
         return pn.Column(
-            pn.pane.HTML("<h2 style='margin:4px 0 4px'>Network games</h2><p style='margin:0 0 "
-                         "8px'>Play one game from several computers: create a game and share "
-                         "its name, or join one below. The creator's rules apply to everyone; "
-                         "nobody can join once it has started; anyone may watch.</p>",
+            pn.pane.HTML("<h2 style='margin:4px 0 4px'>" + _("Network games") + "</h2>"
+                         f"<p style='margin:0 0 8px'>{intro}</p>",
                          sizing_mode="stretch_width"),
             name,
-            pmui.Paper(pn.pane.HTML("<h3 style='margin:0 0 4px'>Create a game</h3>"),
+            pmui.Paper(pn.pane.HTML("<h3 style='margin:0 0 4px'>" + _("Create a game")
+                                    + "</h3>"),
                        pmui.FlexBox(game, variant, create, align_items="center", gap="8px",
                                     flex_wrap="wrap"),
-                       rules, sizing_mode="stretch_width", sx={"padding": "10px 12px"}),
+                       rules, sizing_mode="stretch_width", sx={"padding": "10px 12px"}),  # i18n: not shown
             self._msg, self._list, sizing_mode="stretch_width")
 
 

@@ -11,9 +11,11 @@ import uuid
 
 import panel as pn
 
+from ..i18n import N_, tr
+
 TRUE = ("1", "true", "yes", "on")
 EXTENSIONS = ("tabulator",)  # Panel extensions dicelab's views use
-NOTE = ("This dicelab view needs Panel's notebook front end, which is not running here. "
+NOTE = N_("This dicelab view needs Panel's notebook front end, which is not running here. "
         "Install it with: pip install \"dicelab[notebook]\" (it brings JupyterLab and Panel's "
         "extension), restart JupyterLab, reload the page, make sure the notebook is trusted, "
         "and run the cell again (with dicelab.notebook() or pn.extension() above it).")
@@ -56,8 +58,8 @@ def note_html(text: str) -> str:
     nid = f"dicelab-note-{uuid.uuid4().hex[:12]}"
     return (f"<div id='{nid}' class='dicelab-note' style='font:14px system-ui,sans-serif;"
             "border:2px dashed #b71c1c;border-radius:6px;padding:6px 10px;margin:4px 0'>"
-            f"<b>{pn.util.escape(text)}</b><br>{pn.util.escape(NOTE)}</div>"
-            "<script>(function(){var n=document.getElementById('" + nid + "');"
+            f"<b>{pn.util.escape(text)}</b><br>{pn.util.escape(tr(NOTE))}</div>"
+            "<script>(function(){var n=document.getElementById('" + nid + "');"  # i18n: not shown
             "if(n&&window.Bokeh){n.remove();}})();</script>")
 
 
@@ -74,10 +76,10 @@ class NotebookShow:
         text = self._notebook_text()
         out = super()._repr_mimebundle_(include, exclude)
         if out is None:  # Panel could not render here (no kernel or no front end)
-            return {"text/plain": f"{text}\n{NOTE}", "text/html": note_html(text)}, {}
+            return {"text/plain": f"{text}\n{tr(NOTE)}", "text/html": note_html(text)}, {}
         data, meta = out
         data = dict(data)
-        data["text/plain"] = f"{text}\n{NOTE}"
+        data["text/plain"] = f"{text}\n{tr(NOTE)}"
         if "text/html" in data:
             data["text/html"] = note_html(text) + data["text/html"]
         return data, meta

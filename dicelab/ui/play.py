@@ -17,6 +17,8 @@ import param
 from ..actions import Reroll, Score
 from ..errors import RuleError
 from ..games.base import Game
+from ..i18n import L_, N_, Msg, _
+from .names import said, seat_name, strategy_label
 from .session import defer, one_message, served_doc
 from .variants import ui_for
 
@@ -24,14 +26,15 @@ from .variants import ui_for
 class Prefs(param.Parameterized):
     """Per-session preferences (not rules)."""
 
-    sound = param.Boolean(default=True, doc="Short rolling sounds.")
-    anim_ms = param.Integer(default=400, bounds=(0, 1000), step=50, label="Roll animation (ms)",
-                            doc="Length of the roll animation; 0 turns it off.")
+    sound = param.Boolean(default=True, doc=N_("Short rolling sounds."))
+    anim_ms = param.Integer(default=400, bounds=(0, 1000), step=50,
+                            label=N_("Roll animation (ms)"),
+                            doc=N_("Length of the roll animation; 0 turns it off."))
     pace = param.Number(default=0.8, bounds=(0.05, 3.0), step=0.05,
-                        label="Computer pace (s per roll)")
+                        label=N_("Computer pace (s per roll)"))
     dark = param.Boolean(default=False, precedence=-1, doc="The page is in its dark theme.")
-    coach = param.Boolean(default=False, doc="After each decision by a person, say what it "
-                          "cost; review the game at its end.")
+    coach = param.Boolean(default=False, doc=N_("After each decision by a person, say what "
+                                                 "it cost; review the game at its end."))
 
 
 class Play(param.Parameterized):
@@ -58,7 +61,7 @@ class Play(param.Parameterized):
     last_events = param.List(default=[])
     computers = param.Boolean(default=True, doc="Let computer seats play (paced).")
 
-    _registry: "weakref.WeakKeyDictionary[Game, Play]" = weakref.WeakKeyDictionary()
+    _registry: "weakref.WeakKeyDictionary[Game, Play]" = weakref.WeakKeyDictionary()  # i18n: not shown
 
     def __init__(self, game: Game, prefs: Prefs | None = None, records=None, **params):
         super().__init__(game=game, prefs=prefs or Prefs(), **params)
@@ -76,7 +79,7 @@ class Play(param.Parameterized):
         for seat in game.seats:  # a computer whose strategy can be swapped (SwitchPlayer)
             p = seat.player
             if isinstance(p, param.Parameterized) and "strategy" in p.param:
-                p.param.watch(lambda *_: self.changed("seats"), "strategy")
+                p.param.watch(lambda *__: self.changed("seats"), "strategy")
         # outside a server (a notebook): g.play_computers() from a cell plays at this pace
         self._sets_pace = served_doc() is None and game.pace is None
         if self._sets_pace:
@@ -85,7 +88,7 @@ class Play(param.Parameterized):
         self._schedule()
 
     @classmethod
-    def of(cls, game_or_play) -> "Play":
+    def of(cls, game_or_play) -> "Play":  # i18n: not shown
         """The Play of a game (one per game, so separate components share selections)."""
         if isinstance(game_or_play, Play):
             return game_or_play
@@ -112,8 +115,9 @@ class Play(param.Parameterized):
         """How the scoreboard describes a seat."""
         s = self.game.seats[seat]
         if s.is_computer:
-            return "computer: " + (getattr(s.player, "strategy", None) or s.strategy or "?")
-        return "person"
+            return _("computer: {strategy}", strategy=strategy_label(
+                getattr(s.player, "strategy", None) or s.strategy or "?"))
+        return _("person")
 
     @property
     def person_on_turn(self) -> bool:
@@ -192,13 +196,21 @@ class Play(param.Parameterized):
     def _wait_text(self) -> str:
         g = self.game
         if g.is_over:
-            return "The game is over: start a new game."
-        return f"Please wait: it is {g.seats[g.current_player].name}'s turn."
+            return L_("The game is over: start a new game.")
+        return L_("Please wait: it is {name}'s turn.", name=seat_name(
+            g.seats[g.current_player].name))
 
-    def _refuse(self, text: str) -> bool:
+    def _refuse(self, text) -> bool:
         self.settle()
-        self.changed("said", message=text)
+        self._said = text  # a Msg says it again in another language (relabel)
+        self.changed("said", message=str(text))
         return False
+
+    def relabel(self) -> None:
+        """The page's language changed: say the refusal shown again in it."""
+        said = getattr(self, "_said", None)
+        if self.message and isinstance(said, Msg):
+            self.message = str(said)
 
     def _person(self, action) -> bool:
         if action is None:
@@ -213,7 +225,7 @@ class Play(param.Parameterized):
         try:
             self.game.apply(action)  # _game_changed shows it
         except RuleError as exc:
-            return self._refuse(str(exc))
+            return self._refuse(said(exc))
         return True
 
     # ----- following the game ----------------------------------------------------------------
@@ -312,7 +324,7 @@ class Play(param.Parameterized):
             action = g.computer_action()
         except RuleError as exc:
             self.computers = False
-            return self._refuse(str(exc))
+            return self._refuse(said(exc))
         if action is None:
             self._schedule()
             return False
@@ -352,7 +364,7 @@ class Play(param.Parameterized):
             action = await asyncio.get_running_loop().run_in_executor(None, g.computer_action)
         except RuleError as exc:
             self.computers = False
-            self._refuse(str(exc))
+            self._refuse(said(exc))
             return
         finally:
             self._thinking = False

@@ -13,10 +13,15 @@ from pathlib import Path
 
 import param
 
+from ..i18n import L_, N_, _, tr
+
 KEYS = ("game_total", "single_turn", "wins")
 COLUMNS = ("variant", "key", "value", "value2", "who", "at")
-TITLES = {"game_total": "Highest game total", "single_turn": "Highest single turn",
-          "wins": "People vs computer wins"}
+TITLES = {"game_total": N_("Highest game total"), "single_turn": N_("Highest single turn"),
+          "wins": N_("People vs computer wins")}  # translated where shown (tr)
+RESETS = {"game_total": N_("Reset highest game total"),
+          "single_turn": N_("Reset highest single turn"),
+          "wins": N_("Reset people vs computer wins")}
 
 
 def default_path() -> Path:
@@ -38,11 +43,12 @@ class RecordStore(param.Parameterized):
     def __init__(self, path: str | os.PathLike | None = None, **params):
         super().__init__(**params)
         self.path = Path(path) if path is not None else default_path()
-        self.problem: str | None = None  # a damaged file set aside: the page shows it
+        self.problem = None  # a damaged file set aside: the page shows it (a lazy message)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            self.problem = f"Records cannot be kept in {self.path.parent}: {exc.strerror or exc}"
+            self.problem = L_("Records cannot be kept in {folder}: {error}",
+                              folder=str(self.path.parent), error=str(exc.strerror or exc))
         self._open()
 
     def _open(self, again: bool = False) -> None:
@@ -59,7 +65,7 @@ class RecordStore(param.Parameterized):
                                "value INTEGER, value2 INTEGER, who TEXT, at REAL, "
                                "PRIMARY KEY (variant, key))")
             except sqlite3.Error as exc:
-                self.problem = f"Records are off: {exc}"
+                self.problem = L_("Records are off: {error}", error=str(exc))
 
     def _connect(self):
         return sqlite3.connect(self.path, timeout=5)
@@ -72,11 +78,11 @@ class RecordStore(param.Parameterized):
                 return work()
             except sqlite3.OperationalError as exc:
                 if "locked" in str(exc) or attempt == 2:
-                    self.problem = f"Records are off for now: {exc}"
+                    self.problem = L_("Records are off for now: {error}", error=str(exc))
                     return default
             except sqlite3.DatabaseError as exc:
                 if attempt == 2:
-                    self.problem = f"Records are off for now: {exc}"
+                    self.problem = L_("Records are off for now: {error}", error=str(exc))
                     return default
             self._open(again=True)
         return default
@@ -98,12 +104,16 @@ class RecordStore(param.Parameterized):
 
     def line(self, variant: str) -> str:
         r = self.get(variant)
+        from .names import seat_name
+
         parts = []
-        for key, label in (("game_total", "best game"), ("single_turn", "best turn")):
+        for key, label in (("game_total", N_("best game")), ("single_turn", N_("best turn"))):
             v = r[key]
-            parts.append(f"{label} {v['value']:,} ({v['who']})" if v["value"] is not None
-                         else f"{label} —")
-        parts.append(f"people {r['wins']['value']} : {r['wins']['value2']} computers")
+            parts.append(_("{record} {points} ({name})", record=tr(label), points=v["value"],
+                           name=seat_name(v["who"] or "")) if v["value"] is not None
+                         else f"{tr(label)} —")
+        parts.append(_("people {people} : {computers} computers", people=r["wins"]["value"],
+                       computers=r["wins"]["value2"]))
         return " · ".join(parts)
 
     # ----- writing ---------------------------------------------------------------------------
@@ -138,7 +148,7 @@ class RecordStore(param.Parameterized):
 
     def reset(self, variant: str, key: str) -> None:
         if key not in KEYS:
-            raise ValueError(f"records are {', '.join(KEYS)}")
+            raise ValueError(f"records are {', '.join(KEYS)}")  # i18n: not shown (a developer's)
 
         def write():
             with self._lock, self._connect() as db:

@@ -11,11 +11,13 @@ import panel_material_ui as pmui
 import param
 
 from ..errors import RuleError
+from ..i18n import _
 from ..players import player_names
 from ..rooms.backend import default_backend as backend  # this process's service and pacer
 from ..rooms.model import new_token, same_token
 from ..rooms.pacer import default_strategy
-from .join_link import JoinLink
+from .join_link import JoinLink, join_words
+from .names import strategy_label
 from .play import Prefs
 from .room_play import RoomPlay
 from .seat_keeper import SeatKeeper
@@ -49,11 +51,11 @@ class RoomScreen(pn.viewable.Viewer):
         self._msg = alert_pane()
         self._buttons = pmui.FlexBox(gap="8px", flex_wrap="wrap")
         self._body = pn.Column(sizing_mode="stretch_width")
-        self._rematch = pmui.Button(label="Play again (same seats)", variant="contained",
+        self._rematch = pmui.Button(label=_("Play again (same seats)"), variant="contained",
                                     color="primary", size="large", visible=False,
                                     on_click=lambda e: self.rematch())
-        self._strategy = pmui.Select(label="Computer plays", options=player_names(
-            self.room.variant), value=default_strategy(self.room.variant), width=200)
+        self._strategy = pmui.Select(label=_("Computer plays"), options=self._strategies(),
+                                     value=default_strategy(self.room.variant), width=200)
         self._closed = False
         self._refresh = handoff(self.refresh)
         self._unsubscribe = self.service.subscribe(self.room_name, self._refresh)
@@ -62,6 +64,24 @@ class RoomScreen(pn.viewable.Viewer):
         self._stop_catch_up = every(self._catch_up)
         self.pacer.watch(self.room_name)
         keeper.show_room(self.room_name)
+        self.refresh()
+
+    def _strategies(self) -> dict[str, str]:
+        return {strategy_label(n): n for n in player_names(self.room.variant)}
+
+    def relabel(self) -> None:
+        """Every word again in the page's language; the room and its game stay as they are."""
+        self._rematch.label = _("Play again (same seats)")
+        self._strategy.param.update(label=_("Computer plays"), options=self._strategies())
+        self._bar_shape = self._waiting_rev = None
+        if self.play is not None:
+            self.play.relabel()
+            shown = self._body.objects[0] if self._body.objects else None
+            if isinstance(shown, Table):
+                shown.retire()
+            self._body.objects = [Table(play=self.play)]
+        if self.message:
+            show_alert(self._msg, self.message)
         self.refresh()
 
     @property
@@ -165,9 +185,11 @@ class RoomScreen(pn.viewable.Viewer):
         except RuleError:
             self.close()
             self._bar.object = ""
-            self._body.objects = [pn.pane.HTML(
-                f"<p role='alert'><b>{esc(self.room_name)}</b> was closed by its creator.</p>")]
-            self._buttons.objects = [pmui.Button(label="Back to the lobby", variant="contained",
+            room = "<b>" + esc(self.room_name) + "</b>"
+            self._body.objects = [pn.pane.HTML("<p role='alert'>" + _(
+                "{room} was closed by its creator.", room=room) + "</p>")]
+            self._buttons.objects = [pmui.Button(label=_("Back to the lobby"),
+                                                 variant="contained",
                                                  on_click=lambda e: self.exit())]
             self.keeper.drop(self.room_name.casefold())
             return
@@ -180,10 +202,11 @@ class RoomScreen(pn.viewable.Viewer):
 
     def _draw_bar(self):
         room, seat = self.room, self.seat
-        who = (f"you play <b>{esc(room.seats[seat].name)}</b>" if seat is not None
-               else "you are watching")
-        bar = (f"<div style='font:1.05rem system-ui,sans-serif'>Network game "
-               f"<b>{esc(room.name)}</b> · {ui_for(room).title} · {who}</div>")
+        name = "<b>" + esc(room.seats[seat].name) + "</b>" if seat is not None else ""
+        who = _("you play {name}", name=name) if seat is not None else _("you are watching")
+        game = _("Network game {room}", room="<b>" + esc(room.name) + "</b>")
+        bar = (f"<div style='font:1.05rem system-ui,sans-serif'>{game} · "
+               f"{esc(ui_for(room).title)} · {who}</div>")
         shape = (bar, seat is not None, self.is_creator and not room.started)
         if shape == self._bar_shape:
             return  # every action refreshes the room: new buttons would go to every page
@@ -191,10 +214,11 @@ class RoomScreen(pn.viewable.Viewer):
         self._bar.object = bar
         buttons = []
         if seat is not None:
-            label = "Close this game" if self.is_creator and not room.started else "Leave game"
+            label = (_("Close this game") if self.is_creator and not room.started
+                     else _("Leave game"))
             buttons.append(pmui.Button(label=label, variant="outlined", color="error",
                                        size="small", on_click=lambda e: self.leave()))
-        buttons.append(pmui.Button(label="Back to the lobby", variant="outlined", size="small",
+        buttons.append(pmui.Button(label=_("Back to the lobby"), variant="outlined", size="small",
                                    on_click=lambda e: self.exit()))
         self._buttons.objects = buttons
 
@@ -207,38 +231,42 @@ class RoomScreen(pn.viewable.Viewer):
         for i, s in enumerate(room.seats):
             tags = []
             if i == 0:
-                tags.append("creator")
+                tags.append(_("creator"))
             if s.is_computer:
-                tags.append(f"computer: {esc(s.strategy)}")
+                tags.append(_("computer: {strategy}", strategy=strategy_label(s.strategy)))
             if i == self.seat:
-                tags.append("you")
+                tags.append(_("you"))
             if s.away_since is not None:
-                tags.append("away")
-            rows.append(f"<li>{esc(s.name)}{' (' + ', '.join(tags) + ')' if tags else ''}</li>")
+                tags.append(_("away"))
+            shown_tags = _("({tags})", tags=", ".join(tags)) if tags else ""
+            rows.append(f"<li>{esc(s.name)}{' ' + esc(shown_tags) if tags else ''}</li>")
+        waiting = _("{room}: waiting for the start", room=esc(room.name))
+        count = _("Seats ({n} of {most})", n=len(room.seats), most=8)
         info = pn.pane.HTML(
-            f"<h2 style='margin:6px 0'>{esc(room.name)}: waiting for the start</h2>"
+            f"<h2 style='margin:6px 0'>{waiting}</h2>"
             f"<p>{esc(room_title(room))}</p>"
-            f"<h3 style='margin:8px 0 2px'>Seats ({len(room.seats)} of 8)</h3>"
+            f"<h3 style='margin:8px 0 2px'>{count}</h3>"
             f"<ol data-testid='seats'>{''.join(rows)}</ol>"
-            f"<p><small>Others join from the lobby, or with this link:</small></p>",
+            "<p><small>" + _("Others join from the lobby, or with this link:") + "</small></p>",
             sizing_mode="stretch_width")
-        items = [info, JoinLink(room=room.name, sizing_mode="stretch_width")]
+        items = [info, JoinLink(room=room.name, words=join_words(), sizing_mode="stretch_width")]
         if self.is_creator:
-            removes = [pmui.Button(label=f"Remove {s.name}", variant="text", color="error",
+            removes = [pmui.Button(label=_("Remove {name}", name=s.name), variant="text",
+                                   color="error",
                                    size="small", on_click=lambda e, i=i: self.remove_seat(i))
                        for i, s in enumerate(room.seats) if s.is_computer]
             items += [
                 pmui.FlexBox(self._strategy,
-                             pmui.Button(label="Add computer", variant="outlined",
+                             pmui.Button(label=_("Add computer"), variant="outlined",
                                          on_click=lambda e: self.add_computer(),
                                          disabled=room.is_full),
                              *removes, align_items="center", gap="8px", flex_wrap="wrap"),
-                pmui.Button(label="Start game", variant="contained", color="primary",
+                pmui.Button(label=_("Start game"), variant="contained", color="primary",
                             size="large", on_click=lambda e: self.start()),
             ]
         else:
-            items.append(pn.pane.HTML("<p>The creator starts the game when everyone is "
-                                      "seated.</p>"))
+            items.append(pn.pane.HTML("<p>" + _("The creator starts the game when everyone is "
+                                                "seated.") + "</p>"))
         self._body.objects = items
 
     def _draw_table(self):

@@ -7,6 +7,8 @@ import threading
 from ..errors import RuleError
 from ..games import Seat, new_game
 from ..rooms import Room, RoomService
+from ..i18n import _
+from .names import said, strategy_label
 from .play import Play, Prefs
 from .session import one_message
 
@@ -42,16 +44,20 @@ class RoomPlay(Play):
     def seat_tag(self, seat: int) -> str:
         s = self.room.seats[seat]
         if s.is_computer:
-            tag = f"computer: {s.strategy}"
-            return tag + (", until they return" if s.holder else "")
+            if s.holder:
+                return _("computer: {strategy}, until they return",
+                         strategy=strategy_label(s.strategy))
+            return _("computer: {strategy}", strategy=strategy_label(s.strategy))
         if s.is_empty:
-            return "empty seat"
-        tag = "you" if seat == self.seat else "person"
-        return tag + (", away" if s.away_since is not None else "")
+            return _("empty seat")
+        away = s.away_since is not None
+        if seat == self.seat:
+            return _("you, away") if away else _("you")
+        return _("person, away") if away else _("person")
 
     def _wait_text(self) -> str:
         if self.seat is None and not self.game.is_over:
-            return "You are watching this game."
+            return _("You are watching this game.")
         return super()._wait_text()
 
     # acting: through the service, which stores the action before anyone is shown it
@@ -60,7 +66,7 @@ class RoomPlay(Play):
         try:  # the number it should get: a retried or doubled click is not played twice
             self.service.act(self.room.name, self.token, action, expect=len(self.game.actions))
         except RuleError as exc:
-            return self._refuse(str(exc))
+            return self._refuse(said(exc))
         self.sync()
         return True
 

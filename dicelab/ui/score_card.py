@@ -6,7 +6,9 @@ from pathlib import Path
 import param
 from panel.custom import JSComponent
 
+from ..i18n import _
 from ..rules.yahtzee import BOXES, LABELS, UPPER
+from .names import seat_name, shown
 from .notebook import FixedDesign
 from .play import Play
 from .view import TableView
@@ -40,14 +42,21 @@ def card_description(play: Play) -> dict:
     cols = []
     for i in range(g.n_seats):
         card = g.card(i)
-        cols.append({"name": g.seats[i].name, "turn": i == seat and not g.is_over,
+        cols.append({"name": seat_name(g.seats[i].name), "turn": i == seat and not g.is_over,
                      "cells": [card[b] for b in BOXES], "upper": g.upper_total(i),
                      "upper_bonus": g.upper_bonus(i), "yb": g.yahtzee_bonus(i),
                      "total": g.totals()[i]})
-    rows = [{"box": b, "label": LABELS[b], "upper": b in UPPER} for b in BOXES]
+    rows = [{"box": b, "label": shown(LABELS[b]), "upper": b in UPPER} for b in BOXES]
+    threshold, bonus = g.config.upper_bonus_threshold, g.config.upper_bonus
+    words = {"card": _("Yahtzee score card"), "box": _("Box"),
+             "upper_bonus": _("Upper bonus ({threshold}+ → {bonus})", threshold=threshold,
+                              bonus=bonus),
+             "yahtzee_bonus": _("Yahtzee bonus"), "total": _("Total"),
+             # "Score {box} for {points}", filled in by the browser for each open box
+             "score": _("Score {box} for {points}")}
     return {"rows": rows, "cols": cols, "turn": seat, "options": options,
             "clickable": person and bool(st.rolls), "tick": play.tick,
-            "threshold": g.config.upper_bonus_threshold, "bonus": g.config.upper_bonus}
+            "threshold": threshold, "bonus": bonus, "words": words}
 
 
 class ScoreCard(TableView):

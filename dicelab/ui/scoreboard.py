@@ -5,6 +5,8 @@ import html
 
 import param
 
+from ..i18n import _, number as num
+from .names import seat_name
 from .notebook import HTML
 from .play import Play
 from .view import TableView
@@ -33,9 +35,11 @@ table.board { border-collapse: collapse; width: 100%; font: 1rem system-ui, sans
 
 def _seat_cell(play: Play, i: int) -> str:
     s = play.game.seats[i]
-    mark = '<span aria-label="on turn">▶</span> ' if i == play.game.current_player and \
-        not play.game.is_over else ""
-    return f'<td>{mark}{esc(s.name)} <span class="tag">({esc(play.seat_tag(i))})</span></td>'
+    on_turn = esc(_("on turn"))
+    mark = f'<span aria-label="{on_turn}">▶</span> ' if \
+        i == play.game.current_player and not play.game.is_over else ""
+    tag = esc(_("({tags})", tags=play.seat_tag(i)))
+    return f'<td>{mark}{esc(seat_name(s.name))} <span class="tag">{tag}</span></td>'
 
 
 def scoreboard_html(play: Play, records=None) -> str:
@@ -48,14 +52,16 @@ def scoreboard_html(play: Play, records=None) -> str:
     for i in range(g.n_seats):
         cls = "turn" if i == st.current and not g.is_over else ""
         rows.append(f"<tr class='{cls}'>{_seat_cell(play, i)}<td class='num'>"
-                    f"{totals[i]:,}</td>{ui.board_cell(play, i, i in win)}</tr>")
+                    f"{num(totals[i])}</td>{ui.board_cell(play, i, i in win)}</tr>")
     note = ui.board_note(play)
     target = f"<div class='records'>{note}</div>" if note else ""
     rec = ""
     if records is not None:
-        rec = (f"<div class='records' data-testid='records'>Records: "
-               f"{esc(records.line(g.variant))}</div>")
-    return (f"<table class='board' aria-label='Scoreboard'><thead>{ui.board_head()}</thead>"
+        line = esc(_("Records: {records}", records=records.line(g.variant)))
+        rec = f"<div class='records' data-testid='records'>{line}</div>"
+    label = esc(_("Scoreboard"))
+    return (f"<table class='board' aria-label='{label}'>"
+            f"<thead>{ui.board_head()}</thead>"
             "<tbody>" + "".join(rows) + f"</tbody></table>{target}{rec}")
 
 
@@ -77,7 +83,7 @@ class Scoreboard(TableView):
         return scoreboard_html(self.play, self.records)
 
     @param.depends("play.shown", "play.seats", watch=True)
-    def _update(self, *_):
+    def _update(self, *__):
         self._pane.object = self._html()
 
     def __panel__(self):

@@ -2,15 +2,25 @@
 animation, pace, coach, records."""
 from __future__ import annotations
 
+import weakref
+
 import panel as pn
 import panel_material_ui as pmui
 import param
 
+from ..i18n import N_, _, tr
+from .names import seat_name, shown, strategy_label
 from .play import Play, Prefs
-from .records import KEYS, TITLES, RecordStore
+from .records import KEYS, RESETS, TITLES, RecordStore
+from .settings_form import number_format
 from .switch_player import SwitchPlayer
 from .table import rules_title
+from .variant_cards import variant_title
 from .words import settings_lines
+
+
+# the computers' knobs whose labels param made from their names, marked for tr()
+KNOB_LABELS = (N_("Hot dice habit"), N_("Wait"), N_("Seed"))
 
 
 class SettingsDrawer(pn.viewable.Viewer):
@@ -23,10 +33,19 @@ class SettingsDrawer(pn.viewable.Viewer):
         self.prefs, self.records = prefs, records
         self._game_box = pn.Column(sizing_mode="stretch_width")
         self._records_box = pn.Column(sizing_mode="stretch_width")
+        self._prefs_box = pn.Column(sizing_mode="stretch_width")
+        self._prefs: dict = {}
+        self.top: list = []  # what the app puts first (the language menu)
+        self._made: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._variant = "bones"
-        records.param.watch(lambda *_: self._draw_records(), "changed")
+        records.param.watch(lambda *__: self._draw_records(), "changed")
+        self.relabel()
+
+    def relabel(self):
+        """Every word again in the page's language."""
         self._draw_game()
         self._draw_records()
+        self._draw_prefs()
 
     @param.depends("play", watch=True)
     def _new_play(self):
@@ -39,22 +58,33 @@ class SettingsDrawer(pn.viewable.Viewer):
         p = self.play
         if p is None:
             self._game_box.objects = [pn.pane.HTML(
-                "<p>Rules settings are chosen on the start screen before a game.</p>")]
+                "<p>" + _("Rules settings are chosen on the start screen before a game.")
+                + "</p>")]
             return
         g = p.game
         rules = "".join(f"<li>{pn.util.escape(line)}</li>" for line in settings_lines(g.settings))
-        items = [pn.pane.HTML(f"<h3 style='margin:4px 0'>This game</h3><p>{rules_title(g)}</p>"
+        this_game, change = _("This game"), _("Rules change with New game.")
+        items = [pn.pane.HTML(f"<h3 style='margin:4px 0'>{this_game}</h3>"
+                              f"<p>{rules_title(g)}</p>"
                               f"<ul data-testid='rules-in-force' style='margin:0;padding-left:"
                               f"1.2em'>{rules}</ul>"
-                              "<p><small>Rules change with New game.</small></p>",
+                              f"<p><small>{change}</small></p>",
                               sizing_mode="stretch_width")]
         for i, seat in enumerate(g.seats):
             sw = seat.player
             if not isinstance(sw, SwitchPlayer):
                 continue
-            sel = pmui.Select.from_param(sw.param.strategy, label=f"{seat.name}: strategy",
-                                         sizing_mode="stretch_width")
-            knobs = pn.panel(pn.bind(self._knobs, sw.param.strategy, sw=sw))
+            made = self._made.get(sw)
+            if made is None:  # once per seat: a widget made from a param stays linked to it
+                made = self._made[sw] = (
+                    pmui.Select.from_param(sw.param.strategy, description="",
+                                           sizing_mode="stretch_width"),
+                    pn.panel(pn.bind(self._knobs, sw.param.strategy, sw=sw)))
+            sel, knobs = made
+            sel.param.update(label=_("{name}: strategy", name=seat_name(seat.name)),
+                             options={strategy_label(n): n for n in sw.param.strategy.objects})
+            if knobs.object is not None:  # the knobs' labels in the page's language
+                knobs.param.trigger("object")
             items += [sel, knobs]
         self._game_box.objects = items
 
@@ -62,38 +92,59 @@ class SettingsDrawer(pn.viewable.Viewer):
     def _knobs(strategy, sw):
         k = sw.knobs
         if k is None:
-            return pn.pane.HTML("<small>no settings for this strategy</small>")
+            return pn.pane.HTML("<small>" + _("no settings for this strategy") + "</small>")
         names = [n for n in k.param if n != "name"]
-        return pn.Param(k, parameters=names, show_name=False, sizing_mode="stretch_width")
+        # the knobs' labels and tips in the page's language (their own words are English)
+        widgets = {n: {"name": shown(k.param[n].label),
+                       **({"description": shown(k.param[n].doc)} if k.param[n].doc else {})}
+                   for n in names}
+        return pn.Param(k, parameters=names, widgets=widgets, show_name=False,
+                        sizing_mode="stretch_width")
 
     def _draw_records(self):
         v = self._variant
         r = self.records.get(v)
-        rows = [pn.pane.HTML(f"<h3 style='margin:4px 0'>Records — {v}</h3>")]
+        title = _("Records — {game}", game=variant_title(v))
+        rows = [pn.pane.HTML(f"<h3 style='margin:4px 0'>{pn.util.escape(title)}</h3>")]
         for key in KEYS:
             rec = r[key]
             if key == "wins":
-                text = f"people {rec['value'] or 0} : {rec['value2'] or 0} computers"
+                text = _("people {people} : {computers} computers", people=rec["value"] or 0,
+                         computers=rec["value2"] or 0)
             else:
-                text = "—" if rec["value"] is None else f"{rec['value']:,} ({rec['who']})"
-            rows.append(pn.pane.HTML(f"<div data-testid='record-{key}'><b>{TITLES[key]}</b>: "
-                                     f"{pn.util.escape(text)}</div>",
+                text = "—" if rec["value"] is None else _(
+                    "{points} ({name})", points=rec["value"], name=seat_name(rec["who"] or ""))
+            rows.append(pn.pane.HTML(f"<div data-testid='record-{key}'><b>{tr(TITLES[key])}</b>"
+                                     f": {pn.util.escape(text)}</div>",
                                      sizing_mode="stretch_width", margin=(6, 5, 0, 5)))
-            rows.append(pmui.Button(label=f"Reset {TITLES[key].lower()}", variant="outlined",
+            rows.append(pmui.Button(label=tr(RESETS[key]), variant="outlined",
                                     size="small", color="error",
                                     on_click=lambda e, k=key: self.records.reset(self._variant,
                                                                                  k)))
-        rows.append(pn.pane.HTML("<small>Kept by this dicelab server for everyone who plays on "
-                                 "it.</small>", sizing_mode="stretch_width"))
+        rows.append(pn.pane.HTML("<small>" + _("Kept by this dicelab server for everyone who "
+                                               "plays on it.") + "</small>",
+                                 sizing_mode="stretch_width"))
         self._records_box.objects = rows
 
+    def _draw_prefs(self):
+        p = self.prefs.param
+        words = {"sound": (_("Sound"), tr(p.sound.doc)), "coach": (_("Coach"), tr(p.coach.doc)),
+                 "anim_ms": (tr(p.anim_ms.label), tr(p.anim_ms.doc)),
+                 "pace": (tr(p.pace.label), "")}
+        if not self._prefs:  # made once: a widget made from a param stays linked to it
+            self._prefs = {
+                "sound": pmui.Switch.from_param(p.sound), "coach": pmui.Switch.from_param(p.coach),
+                "anim_ms": pmui.IntSlider.from_param(p.anim_ms, sizing_mode="stretch_width"),
+                "pace": pmui.FloatSlider.from_param(p.pace, sizing_mode="stretch_width")}
+        for name, (label, tip) in words.items():
+            self._prefs[name].param.update(label=label, description=tip)
+        for name in ("anim_ms", "pace"):  # 0.05 / 0,05
+            w = self._prefs[name]
+            w.format = number_format() or w.param.format.default
+        self._prefs_box.objects = [pn.pane.HTML("<h3 style='margin:4px 0'>" + _("Play")
+                                                + "</h3>"),
+                                   *self._prefs.values()]
+
     def __panel__(self):
-        prefs = pn.Column(
-            pn.pane.HTML("<h3 style='margin:4px 0'>Play</h3>"),
-            pmui.Switch.from_param(self.prefs.param.sound, label="Sound"),
-            pmui.Switch.from_param(self.prefs.param.coach, label="Coach"),
-            pmui.IntSlider.from_param(self.prefs.param.anim_ms, sizing_mode="stretch_width"),
-            pmui.FloatSlider.from_param(self.prefs.param.pace, sizing_mode="stretch_width"),
-            sizing_mode="stretch_width")
-        return pn.Column(self._game_box, prefs, self._records_box, sizing_mode="stretch_width",
-                         styles={"padding": "8px"})
+        return pn.Column(*self.top, self._game_box, self._prefs_box, self._records_box,
+                         sizing_mode="stretch_width", styles={"padding": "8px"})

@@ -11,22 +11,55 @@ import panel_material_ui as pmui
 import param
 
 from ..errors import RuleError
+from .. import i18n
+from ..i18n import N_, _
 from ..settings import Settings
+from .names import shown
+from .phrases import cap, preset_name
 from .words import alert_pane, show_alert
 
 MAX_PITS = 6
+# the settings' labels (param makes them from the names: "min_on_board" -> "Min on board"),
+# marked here so that every screen showing a label can translate it (tr)
+SETTING_LABELS = (N_("Preset"), N_("Choose keepers"), N_("Min on board"), N_("Target"),
+                  N_("Opening"), N_("Pits"), N_("Barrel"), N_("Barrel attempts"),
+                  N_("Barrel fall"), N_("Bolts per penalty"), N_("Bolt penalty"),
+                  N_("Rerolls"), N_("Upper bonus"), N_("Upper bonus threshold"), N_("Joker"),
+                  N_("Filled box wastes round"), N_("Yahtzee bonus"))
 
 
-def _plain(message: str, settings: Settings) -> str:
-    """param's wording ("Integer parameter 'BonesSettings.target' must be at least 500, not
-    300.") in the field's words ("Target must be at least 500, not 300.")."""
+def number_format():
+    """A number field's display in the page's language (10,000 / 10 000 / 10 000)."""
+    from bokeh.models import CustomJSTickFormatter
+
+    lang = i18n.language()
+    if lang == i18n.DEFAULT:
+        return None  # Panel's own: 10,000
+    return CustomJSTickFormatter(code=f"return Number(tick).toLocaleString({lang!r});")
+
+
+def label_of(settings: Settings, name: str) -> str:
+    """A setting's label in the page's language."""
+    return shown(settings.param[name].label)
+
+
+def _plain(exc: RuleError, settings: Settings) -> str:
+    """A refusal in the field's words: the setting named by its label ("Target must be at
+    least 500, not 300."), param's own wording ("Integer parameter 'BonesSettings.target'
+    ...") too."""
+    said = exc.args[0] if exc.args else None
+    if isinstance(said, i18n.Msg) and said.params.get("setting") in settings.param:
+        said = i18n.Msg(said.message, {**said.params, "setting": label_of(
+            settings, said.params["setting"])}, said.plural, said.n)
+    message = str(said) if isinstance(said, i18n.Msg) else str(exc)
+
     def label(m):
         name = m.group(1)
-        return settings.param[name].label.lower() if name in settings.param else name
+        return label_of(settings, name).lower() if name in settings.param else name
     message = re.sub(r"^\w+ setting: ", "", message)
     message = re.sub(r"\w+ parameter '\w+\.(\w+)'", label, message)
     for name in settings.names():  # "min_on_board" -> "Min on board"
-        message = re.sub(rf"\b{name}\b", settings.param[name].label.lower(), message)
+        message = re.sub(rf"\b{name}\b", label_of(settings, name).lower(), message)
     return message[:1].upper() + message[1:]
 
 
@@ -45,7 +78,7 @@ class SettingsForm(pn.viewable.Viewer):
         self._syncing = False
         self._pits_box = pn.Column(sizing_mode="stretch_width", margin=0)
         self._pits_msg = alert_pane()
-        self._add_pit = pmui.Button(label="+ Add a pit", variant="outlined", size="small",
+        self._add_pit = pmui.Button(label=_("+ Add a pit"), variant="outlined", size="small",
                                     on_click=lambda e: self.add_pit())
         items = []
         for name in settings.names():
@@ -63,21 +96,26 @@ class SettingsForm(pn.viewable.Viewer):
     def _widget(self, name: str):
         par = self.settings.param[name]
         value = getattr(self.settings, name)
-        doc = par.doc or ""
+        doc = shown(par.doc) if par.doc else ""
+        label = label_of(self.settings, name)
         if isinstance(par, param.Boolean):
-            return pmui.Checkbox(label=par.label, value=value, description=doc)
+            return pmui.Checkbox(label=label, value=value, description=doc)
         if isinstance(par, param.Selector):
-            return pmui.Select(label=par.label, options=list(par.objects), value=value,
+            options = {cap(preset_name(o)) if name == "preset" else str(o): o
+                       for o in par.objects}
+            return pmui.Select(label=label, options=options, value=value,
                                description=doc, sizing_mode="stretch_width", max_width=360)
         # no start/end: whatever is typed reaches the model, which says what is wrong with it
-        return pmui.IntInput(label=par.label, value=value, step=par.step or 1, description=doc,
+        return pmui.IntInput(label=label, value=value, step=par.step or 1, description=doc,
+                             format=number_format(),
                              sizing_mode="stretch_width", max_width=360)
 
     def _pits_panel(self):
-        doc = self.settings.param["pits"].doc
+        doc = shown(self.settings.param["pits"].doc)
         self._draw_pits()
         return pn.Column(
-            pn.pane.HTML(f"<div style='font:600 .95rem system-ui,sans-serif;margin-top:6px'>Pits"
+            pn.pane.HTML(f"<div style='font:600 .95rem system-ui,sans-serif;margin-top:6px'>"
+                         f"{pn.util.escape(label_of(self.settings, 'pits'))}"
                          f"</div><small>{pn.util.escape(doc)}</small>", margin=(5, 5, 0, 5),
                          sizing_mode="stretch_width"),
             self._pits_box, self._pits_msg, self._add_pit, sizing_mode="stretch_width",
@@ -86,9 +124,11 @@ class SettingsForm(pn.viewable.Viewer):
     def _draw_pits(self):
         rows, objs = [], []
         for i, (low, high) in enumerate(self.settings.pits):
-            lo = pmui.IntInput(label=f"Pit {i + 1} from", value=int(low), step=5, width=130)
-            hi = pmui.IntInput(label=f"Pit {i + 1} to", value=int(high), step=5, width=130)
-            rm = pmui.Button(label=f"Remove pit {i + 1}", variant="text", color="error",
+            lo = pmui.IntInput(label=_("Pit {n} from", n=i + 1), value=int(low), step=5,
+                               width=130)
+            hi = pmui.IntInput(label=_("Pit {n} to", n=i + 1), value=int(high), step=5,
+                               width=130)
+            rm = pmui.Button(label=_("Remove pit {n}", n=i + 1), variant="text", color="error",
                              size="small", on_click=lambda e, i=i: self.remove_pit(i))
             for w in (lo, hi):
                 w.param.watch(lambda e, w=w: self._pit_typed(w), "value")
@@ -109,7 +149,7 @@ class SettingsForm(pn.viewable.Viewer):
         try:
             good = type(s).from_dict(data)
         except RuleError as exc:
-            return _plain(str(exc), s)
+            return _plain(exc, s)
         new = {n: getattr(good, n) for n in s.names() if getattr(good, n) != getattr(s, n)}
         if new:
             s.param.update(**new)
@@ -127,7 +167,7 @@ class SettingsForm(pn.viewable.Viewer):
         if self._syncing:
             return
         if value is None:
-            self._mark(name, "Type a whole number.")
+            self._mark(name, _("Type a whole number."))
             return
         # everything shown at once (fields fixed together), else this field alone
         if self._accept(self._shown()) == "":
@@ -141,7 +181,7 @@ class SettingsForm(pn.viewable.Viewer):
             return
         pits = [(lo.value, hi.value) for lo, hi in self._pit_rows]
         if any(v is None for pit in pits for v in pit):
-            message = "Type a whole number in every pit field."
+            message = _("Type a whole number in every pit field.")
         else:
             message = self._accept({"pits": pits})
         for lo, hi in self._pit_rows:
@@ -153,7 +193,7 @@ class SettingsForm(pn.viewable.Viewer):
         pits = list(self.settings.pits)
         if len(pits) >= MAX_PITS:
             return
-        low = max((h for _, h in pits), default=0) + 100
+        low = max((h for __, h in pits), default=0) + 100
         self._mark("pits", self._accept({"pits": pits + [(low, low + 100)]}))
 
     def remove_pit(self, i: int):

@@ -7,9 +7,11 @@ import param
 
 from ..errors import RuleError
 from ..games import Seat, new_game
+from ..i18n import N_, _
 from ..players import player_names
 from ..rooms.pacer import default_strategy
 from ..settings import SETTINGS
+from .names import YOU, is_you, strategy_label
 from .rules_text import RULES, SUMMARY
 from .settings_form import SettingsForm
 from .switch_player import SwitchPlayer
@@ -18,8 +20,8 @@ from .words import alert_pane, apply_preset, show_alert
 
 
 class SeatSpec(param.Parameterized):
-    player_name = param.String(default="You", label="Name")
-    kind = param.String(default="person", doc="'person' or a computer strategy name.")
+    player_name = param.String(default=YOU, label=N_("Name"))
+    kind = param.String(default="person", doc="'person' or a computer strategy name.")  # i18n: not shown
 
 
 class StartScreen(pn.viewable.Viewer):
@@ -27,7 +29,7 @@ class StartScreen(pn.viewable.Viewer):
 
     variant = param.Selector(default="bones", objects=list(VARIANTS))
     seed = param.Integer(default=None, allow_None=True, bounds=(0, None),
-                         doc="Optional: the same seed replays the same dice.")
+                         doc="Optional: the same seed replays the same dice.")  # i18n: not shown
     message = param.String(default="")
 
     def __init__(self, on_start=None, **params):
@@ -38,12 +40,10 @@ class StartScreen(pn.viewable.Viewer):
             if "preset" in s.param:
                 s.param.watch(apply_preset, "preset")
         self.forms: dict[str, SettingsForm] = {}
-        self.seats = [SeatSpec(player_name="You"),
-                      SeatSpec(player_name="Computer", kind=default_strategy("bones"))]
-        self._cards = VariantCards(
-            cards=[{"variant": v, "title": SUMMARY[v][0], "short": SUMMARY[v][0].split(" (")[0],
-                    "summary": SUMMARY[v][1]} for v in VARIANTS],
-            variant=self.variant, on_rules=self.show_rules, sizing_mode="stretch_width")
+        self.seats = [SeatSpec(player_name=_("You")),
+                      SeatSpec(player_name=_("Computer"), kind=default_strategy("bones"))]
+        self._cards = VariantCards(cards=self._card_list(), variant=self.variant,
+                                   on_rules=self.show_rules, sizing_mode="stretch_width")
         self._cards.param.watch(lambda e: self.choose(e.new) if e.new != self.variant else None,
                                 "variant")
         self._settings_box = pn.Column(sizing_mode="stretch_width")
@@ -51,15 +51,54 @@ class StartScreen(pn.viewable.Viewer):
         self._msg = alert_pane()
         self._rules = None  # created on first use: a closed dialog never reports idle
         self._rules_slot = pn.Column(sizing_mode="stretch_width", margin=0)
-        self._go = pmui.Button(label="Start new game", variant="contained", color="primary",
+        self._go = pmui.Button(label=_("Start new game"), variant="contained", color="primary",
                                size="large", on_click=lambda e: self.start(),
                                sx={"fontSize": "1.2rem", "minWidth": "220px"})
-        self._add = pmui.Button(label="+ Add a seat", variant="outlined",
+        self._add = pmui.Button(label=_("+ Add a seat"), variant="outlined",
                                 on_click=lambda e: self.add_seat())
-        self._seed_w = pmui.TextInput(label="Seed (optional)", placeholder="random",
+        self._seed_w = pmui.TextInput(label=_("Seed (optional)"), placeholder=_("random"),
                                       width=220, max_length=19)
         self._seed_w.param.watch(self._seed_typed, "value")
+        self._defaults = self._default_names()
         self._draw_cards()
+        self._draw_settings()
+        self._draw_seats()
+
+    @staticmethod
+    def _card_list() -> list[dict]:
+        out = []
+        for v in VARIANTS:
+            title = SUMMARY[v][0]
+            short = title.split(" (")[0]
+            out.append({"variant": v, "title": title, "short": short,
+                        "summary": SUMMARY[v][1],
+                        "choose": _("Choose {game}", game=short),
+                        "chosen": _("✓ {game} chosen", game=short),
+                        "rules": _("{game} rules", game=short)})
+        return out
+
+    @staticmethod
+    def _default_names() -> dict[str, str]:
+        """The seats' default names in the page's language, as the fields show them."""
+        return {"you": _("You"), "computer": _("Computer"),
+                **{str(i): _("Computer {n}", n=i) for i in range(1, 8)}}
+
+    def relabel(self):
+        """Every word again in the page's language; the choices stay as they are (a default
+        seat name follows the language, a typed one stays)."""
+        old, new = self._defaults, self._default_names()
+        for s in self.seats:
+            key = next((k for k, v in old.items() if v == s.player_name), None)
+            if key is not None:
+                s.player_name = new[key]
+        self._defaults = new
+        self._cards.cards = self._card_list()
+        self._go.label = _("Start new game")
+        self._add.label = _("+ Add a seat")
+        self._seed_w.param.update(label=_("Seed (optional)"), placeholder=_("random"))
+        self.forms = {}  # the forms are views of the settings: made again in the new words
+        if self._rules is not None:
+            self._rules.open = False
         self._draw_settings()
         self._draw_seats()
 
@@ -69,7 +108,7 @@ class StartScreen(pn.viewable.Viewer):
 
     def choose(self, variant: str):
         if variant not in VARIANTS:
-            raise RuleError(f"unknown variant {variant!r}")
+            raise RuleError(_("Unknown game {variant}.", variant=repr(variant)))
         self.variant = variant
         names = player_names(variant)
         for s in self.seats:
@@ -79,18 +118,22 @@ class StartScreen(pn.viewable.Viewer):
         self._draw_settings()
         self._draw_seats()
 
-    def rules_dialog(self, variant: str):
+    def rules_dialog(self, variant: str, open: bool = False):
         if self._rules is None:
-            self._rules = pmui.Dialog(pmui.Typography("", sizing_mode="stretch_width"),
-                                      title="Rules", open=False, close_on_click=True,
-                                      width_option="md")
+            # made open when it is to be shown at once: a dialog added to the page and then
+            # opened in the same change opened only about half the time
+            self._rules = pmui.Dialog(pmui.Typography(RULES[variant],
+                                                      sizing_mode="stretch_width"),
+                                      title=_("{game} — rules", game=SUMMARY[variant][0]),
+                                      open=open, close_on_click=True, width_option="md")
             self._rules_slot.objects = [self._rules]
-        self._rules.title = f"{SUMMARY[variant][0]} — rules"
+            return self._rules
+        self._rules.title = _("{game} — rules", game=SUMMARY[variant][0])
         self._rules.objects[0].object = RULES[variant]
         return self._rules
 
     def show_rules(self, variant: str):
-        self.rules_dialog(variant).open = True
+        self.rules_dialog(variant, open=True).open = True
 
     # ----- settings --------------------------------------------------------------------------
     def _draw_settings(self):
@@ -98,27 +141,28 @@ class StartScreen(pn.viewable.Viewer):
         if form is None:
             form = self.forms[self.variant] = SettingsForm(self.settings[self.variant])
         self._settings_box.objects = [
-            pn.pane.HTML(f"<h3 style='margin:6px 0'>Rules settings — {SUMMARY[self.variant][0]}"
-                         "</h3>"), form]
+            pn.pane.HTML("<h3 style='margin:6px 0'>" + _("Rules settings — {game}",
+                                                          game=SUMMARY[self.variant][0])
+                         + "</h3>"), form]
 
     # ----- seats -----------------------------------------------------------------------------
     def _kind_options(self) -> dict[str, str]:
-        opts = {"Person": "person"}
+        opts = {_("Person"): "person"}
         for n in player_names(self.variant):
-            opts[f"Computer: {n}"] = n
+            opts[_("Computer: {strategy}", strategy=strategy_label(n))] = n
         return opts
 
     def add_seat(self):
         if len(self.seats) >= 8:
-            self.message = "At most 8 seats."
+            self.message = _("At most 8 seats.")
             return
-        self.seats.append(SeatSpec(player_name=f"Computer {len(self.seats)}",
+        self.seats.append(SeatSpec(player_name=_("Computer {n}", n=len(self.seats)),
                                    kind=default_strategy(self.variant)))
         self._draw_seats()
 
     def remove_seat(self, i: int):
         if len(self.seats) <= 1:
-            self.message = "At least one seat."
+            self.message = _("At least one seat.")
             return
         del self.seats[i]
         self._draw_seats()
@@ -127,17 +171,19 @@ class StartScreen(pn.viewable.Viewer):
         rows = []
         opts = self._kind_options()
         for i, s in enumerate(self.seats):
-            name = pmui.TextInput.from_param(s.param.player_name, label=f"Seat {i + 1} name",
+            name = pmui.TextInput.from_param(s.param.player_name, label=_("Seat {n} name",
+                                                                          n=i + 1),
                                              width=200, max_length=40)
-            kind = pmui.Select(label="Plays as", options=opts, value=s.kind, width=220)
+            kind = pmui.Select(label=_("Plays as"), options=opts, value=s.kind, width=220)
             kind.param.watch(lambda e, s=s: setattr(s, "kind", e.new), "value")
-            rm = pmui.Button(label=f"Remove seat {i + 1}", variant="text", color="error",
+            rm = pmui.Button(label=_("Remove seat {n}", n=i + 1), variant="text", color="error",
                              on_click=lambda e, i=i: self.remove_seat(i),
                              disabled=len(self.seats) <= 1)
             rows.append(pmui.FlexBox(name, kind, rm, flex_wrap="wrap", align_items="center",
                                    sizing_mode="stretch_width"))
         self._add.disabled = len(self.seats) >= 8
-        self._seats_box.objects = [pn.pane.HTML("<h3 style='margin:6px 0'>Seats (1-8)</h3>"),
+        self._seats_box.objects = [pn.pane.HTML("<h3 style='margin:6px 0'>"
+                                                + _("Seats (1-8)") + "</h3>"),
                                    *rows, self._add]
 
     def _seed_typed(self, event):
@@ -147,24 +193,28 @@ class StartScreen(pn.viewable.Viewer):
         elif text.isdigit():
             self.seed = int(text)
         else:
-            self.message = "A seed is a whole number (or leave it blank for random dice)."
+            self.message = _("A seed is a whole number (or leave it blank for random dice).")
 
     # ----- start -----------------------------------------------------------------------------
     def build_game(self):
         v = self.variant
         seats = []
         for s in self.seats:
+            # the default name in any language is the person's seat ("You stand.")
+            name = YOU if s.player_name.strip() == _("You") or is_you(s.player_name) \
+                else s.player_name
             if s.kind == "person":
-                seats.append(Seat(s.player_name))
+                seats.append(Seat(name))
             else:
-                seats.append(Seat(s.player_name, player=SwitchPlayer(v, s.kind),
+                seats.append(Seat(name, player=SwitchPlayer(v, s.kind),
                                   strategy=s.kind))
         return new_game(v, seats, settings=self.settings[v].to_dict(), seed=self.seed)
 
     def start(self):
         form = self.forms.get(self.variant)
         if form is not None and form.problem:
-            self.message = f"Fix the rules settings marked in red first: {form.problem}"
+            self.message = _("Fix the rules settings marked in red first: {problem}",
+                             problem=form.problem)
             return None
         try:
             game = self.build_game()
@@ -182,7 +232,7 @@ class StartScreen(pn.viewable.Viewer):
 
     def __panel__(self):
         return pn.Column(
-            pn.pane.HTML("<h2 style='margin:4px 0 8px'>Choose a game</h2>"),
+            pn.pane.HTML("<h2 style='margin:4px 0 8px'>" + _("Choose a game") + "</h2>"),
             self._cards,
             pmui.FlexBox(pn.Column(self._settings_box, styles={"flex": "1 1 320px",
                                                              "min-width": "0"}),

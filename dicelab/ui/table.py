@@ -9,6 +9,7 @@ import panel as pn
 import panel_material_ui as pmui
 import param
 
+from ..i18n import _
 from .coach_view import CoachView
 from .components import (Controls, DiceTray, HintLine, History, ScoreCard, Scoreboard,
                          TurnBanner)
@@ -29,15 +30,40 @@ class Table(NotebookShow, pn.viewable.Viewer):
     play = param.ClassSelector(class_=Play)
 
     def __panel__(self):
+        # the watchers its views add to the game's objects, so that a table made again (in
+        # another language) can retire this one's views
+        before = _watchers(self._watched())
+        layout = self._layout()
+        self._added = [w for i, w in _watchers(self._watched()).items() if i not in before]
+        return layout
+
+    def _watched(self) -> list:
+        p = self.play
+        objs = [p, p.prefs, p.game, getattr(p, "records", None)]
+        objs += [s.player for s in p.game.seats]
+        return [o for o in objs if isinstance(o, param.Parameterized)]
+
+    def retire(self) -> None:
+        """Stop this table's views from following the game (a new table replaces it)."""
+        for w in getattr(self, "_added", []):
+            try:
+                (w.cls if w.inst is None else w.inst).param.unwatch(w)
+            except Exception:  # gone already
+                pass
+        self._added = []
+
+    def _layout(self):
         p = self.play
         left = [self._caption(), TurnBanner(play=p), DiceTray(play=p), Controls(play=p),
                 HintLine(play=p), CoachView(play=p)]
-        side = [pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>Scoreboard</h3>", margin=0),
+        side = [pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>" + _("Scoreboard") + "</h3>",
+                                        margin=0),
                            Scoreboard(play=p), WinChart(play=p), sizing_mode="stretch_width",
                            styles={"padding": "10px"}),
                 pmui.Paper(OddsPanel(play=p), sizing_mode="stretch_width",
                            styles={"padding": "10px"})]
-        history = pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>History</h3>", margin=0),
+        history = pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>" + _("History") + "</h3>",
+                                          margin=0),
                              History(play=p, shown=p.ui.history_shown),
                              sizing_mode="stretch_width", styles={"padding": "10px"})
         if p.ui.score_card:  # the card is the main control: under the history, at hand
@@ -57,3 +83,14 @@ class Table(NotebookShow, pn.viewable.Viewer):
                             "</div>", sizing_mode="stretch_width", margin=(0, 0, 4, 0),
                             stylesheets=[".caption { font: 600 1.05rem system-ui, sans-serif;"
                                          " opacity: .85; }"])
+
+
+def _watchers(objs) -> dict:
+    """id -> Watcher of every watcher on ``objs``."""
+    out = {}
+    for o in objs:
+        for per_param in o._param__private.watchers.values():
+            for ws in per_param.values():
+                for w in ws:
+                    out[id(w)] = w
+    return out

@@ -79,15 +79,16 @@ export function render({ model, el }) {
     root.style.setProperty("--anim", `${v.anim_ms || 0}ms`);
     const rolled = (v.rolled || []).map((d, i) => dieHtml(d, i, "rolled", animate)).join("");
     const kept = (v.kept || []).map((d, i) => dieHtml(d, i, "keep", animate)).join("");
+    const w = v.words || {};
     const keepArea = v.show_keep
-      ? `<div class="area keep" aria-label="kept dice"><div class="area-label">${esc(v.keep_label || "keep")}</div>` +
-        `<div class="dice">${kept || '<span class="empty">none yet</span>'}</div></div>`
+      ? `<div class="area keep" aria-label="${esc(w.kept || "")}"><div class="area-label">${esc(v.keep_label || w.keep || "")}</div>` +
+        `<div class="dice">${kept || `<span class="empty">${esc(w.none || "")}</span>`}</div></div>`
       : "";
     root.innerHTML =
       `<div class="tray ${esc(v.mode || "")}" data-roll-id="${v.roll_id}" data-tick="${v.tick}">` +
-      `<div class="area rolled" aria-label="${esc(v.rolled_label || "dice")}">` +
+      `<div class="area rolled" aria-label="${esc(v.rolled_label || w.dice || "")}">` +
       `<div class="area-label">${esc(v.rolled_label || "")}</div>` +
-      `<div class="dice">${rolled || '<span class="empty">no dice rolled yet</span>'}</div></div>` +
+      `<div class="dice">${rolled || `<span class="empty">${esc(w.no_roll || "")}</span>`}</div></div>` +
       keepArea +
       (v.badge ? `<div class="badge ${esc(v.badge_kind || "")}">${esc(v.badge)}</div>` : "") +
       `</div>`;

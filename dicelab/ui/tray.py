@@ -8,6 +8,8 @@ import param
 from panel.custom import JSComponent
 from panel.io.document import hold
 
+from ..i18n import _, text
+
 from .notebook import FixedDesign
 from .play import Play
 from .view import TableView
@@ -44,6 +46,12 @@ class TrayView(FixedDesign, JSComponent):
             self._on_toggle(int(msg["toggle"]))
 
 
+def tray_words() -> dict:
+    """The tray's own words in the page's language (the browser writes them)."""
+    return {"kept": _("kept dice"), "keep": _("keep"), "none": _("none yet"),
+            "dice": _("dice"), "no_roll": _("no dice rolled yet")}
+
+
 def tray_description(play: Play) -> dict:
     """What the dice tray shows now, as plain data for TrayView."""
     g = play.game
@@ -51,7 +59,8 @@ def tray_description(play: Play) -> dict:
     view = {"mode": g.variant, "roll_id": play.roll_id, "tick": play.tick,
             "anim_ms": play.prefs.anim_ms, "sound": play.prefs.sound,
             "rolled_n": play.rolled_n,
-            "announce": " ".join(str(e.text) for e in play.last_events) or play.message}
+            "announce": " ".join(text(e.text) for e in play.last_events) or play.message,
+            "words": tray_words()}
     last = next((e for e in reversed(g.history) if e.data.get("dice") is not None), None)
     roller = g.seats[last.seat].name if last is not None and last.seat is not None else ""
     rolled, kept = play.ui.tray(play, view, roller, last, fresh)
@@ -71,7 +80,7 @@ class DiceTray(TableView):
         self.play.param.watch(self._update, ["roll_id", "tick"], precedence=10)
         self.play.prefs.param.watch(self._update, ["sound", "anim_ms"])
 
-    def _update(self, *_):
+    def _update(self, *__):
         self._view.view = tray_description(self.play)
 
     def __panel__(self):

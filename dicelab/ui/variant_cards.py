@@ -9,13 +9,19 @@ from .variants import UIS
 VARIANTS = tuple(UIS)
 
 
+def variant_title(variant: str) -> str:
+    """A variant's name as its players call it, in the page's language."""
+    return UIS[variant].title
+
+
 class VariantCards(JSComponent):
     """The game chooser: a card per variant with Choose and Rules buttons. One component with
     plain HTML whose colours come from the page's theme variables, so a theme switch redraws
     it at once (sixteen Material UI components re-rendered one by one, half drawn meanwhile)."""
 
     variant = param.String(default="bones")
-    cards = param.List(default=[], doc="[{variant, title, short, summary}]")
+    cards = param.List(default=[], doc="[{variant, title, short, summary, choose, chosen, "
+                       "rules}]: the words in the page's language")
 
     _esm = """
 export function render({ model, el }) {
@@ -34,12 +40,12 @@ export function render({ model, el }) {
       p.textContent = c.summary;
       const pick = document.createElement("button");
       pick.className = "pick";
-      pick.textContent = chosen ? `✓ ${c.short} chosen` : `Choose ${c.short}`;
+      pick.textContent = chosen ? c.chosen : c.choose;
       pick.setAttribute("aria-pressed", chosen ? "true" : "false");
       pick.addEventListener("click", () => { model.variant = c.variant; });
       const rules = document.createElement("button");
       rules.className = "rules";
-      rules.textContent = `${c.short} rules`;
+      rules.textContent = c.rules;
       rules.addEventListener("click", () => model.send_msg({rules: c.variant}));
       const row = document.createElement("div");
       row.className = "row";

@@ -6,6 +6,8 @@ from __future__ import annotations
 import panel as pn
 import param
 
+from ..i18n import _
+
 from .notebook import NotebookShow
 from .play import Play
 
@@ -40,4 +42,4 @@ class TableView(NotebookShow, pn.viewable.Viewer):
         return self.play.game
 
     def _notebook_text(self) -> str:
-        return f"dicelab {type(self).__name__} of {self.game!r}"
+        return _("dicelab {view} of {game}", view=type(self).__name__, game=repr(self.game))

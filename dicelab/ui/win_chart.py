@@ -6,7 +6,7 @@ done, its last point refined as the estimate grows)."""
 from __future__ import annotations
 
 import panel as pn
-from bokeh.models import ColumnDataSource, NumeralTickFormatter
+from bokeh.models import BasicTicker, ColumnDataSource, NumeralTickFormatter
 from bokeh.plotting import figure
 
 from ..i18n import _, language
@@ -62,6 +62,7 @@ class WinChart(TableView):
         f = figure(height=150, sizing_mode="stretch_width", toolbar_location=None,
                    y_range=(0, 1), title="")
         f.yaxis.formatter = NumeralTickFormatter(format="0%")
+        f.xaxis.ticker = BasicTicker(min_interval=1)  # actions are whole: no 0.5 ticks
         for i in range(g.n_seats):
             col = COLORS[i % len(COLORS)]
             f.line("x", f"p{i}", source=self._src, color=col, line_width=2,

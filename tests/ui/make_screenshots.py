@@ -2,7 +2,8 @@
 
 Serves the app, plays a few seeded moves of each variant in headless Chromium and writes
 docs/screenshots/<variant>.png, and <variant>-phone.png at 390x844 (palette-reduced to stay
-small). ``--phone`` makes only the phone ones.
+small). ``--phone`` makes only the phone ones; ``--lang`` only the tables in French and in
+Russian (table-fr.png, table-ru.png).
 """
 from __future__ import annotations
 
@@ -30,6 +31,38 @@ def shrink(path: Path) -> None:
     img.quantize(colors=128, method=Image.Quantize.MEDIANCUT).save(path, optimize=True)
 
 
+# language -> (card, seat name, seed, keys): Thousand in French, Bones in Russian
+LANGS = {"fr": (1, "Anne", "7", [".", "."]), "ru": (0, "Фёдор", "11", [".", "."])}
+
+
+def languages(browser, server) -> None:
+    from dicelab.i18n import _, using
+
+    for lang, (card, name, seed, keys) in LANGS.items():
+        page = browser.new_page(viewport={"width": 1200, "height": 860})
+        page.goto(f"{server.url}?pace=0.6&anim=0&sound=off&lang={lang}")
+        app = App(page, server, pace=0.6)
+        page.locator(".vcard button.pick").nth(card).click()
+        page.wait_for_timeout(800)
+        with using(lang):
+            for label, value in ((_("Seat {n} name", n=1), name), (_("Seed (optional)"), seed)):
+                page.get_by_label(label, exact=True).fill(value)
+                page.keyboard.press("Tab")
+            page.get_by_role("button", name=_("Start new game"), exact=True).click()
+        page.locator(".banner").wait_for()
+        for key in keys:
+            app.wait_person_or_over()
+            old = app.tick()
+            page.keyboard.press(key)
+            app.wait_tick(old)
+        page.wait_for_timeout(700)
+        path = OUT / f"table-{lang}.png"
+        page.screenshot(path=str(path))
+        shrink(path)
+        print(path, path.stat().st_size // 1024, "KiB")
+        page.close()
+
+
 def main() -> int:
     from playwright.sync_api import sync_playwright
 
@@ -38,6 +71,10 @@ def main() -> int:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            if "--lang" in sys.argv:
+                languages(browser, server)
+                browser.close()
+                return 0
             sizes = [("-phone", 390, 844)]
             if "--phone" not in sys.argv:
                 sizes.insert(0, ("", 1200, 860))
