@@ -387,7 +387,8 @@ class RoomGame:
                 self.page_latencies.extend(p["ms"].values())
             self.pending = None
             self.last_change = time.monotonic()
-            if len(self.sent) >= self.n_actions:
+            # a game may end before its share of actions (a lucky run to the target)
+            if len(self.sent) >= self.n_actions or seat._banner_kind() == "over":
                 self.done.set()
                 return
         for s in self.seats:  # each looks at its own page; the one on turn acts
