@@ -80,10 +80,3 @@ def foreign_words(page, lang: str, names=()) -> dict[str, str]:
             if w.lower() not in known:
                 out.setdefault(w, text[:80])
     return out
-
-
-def unfinished_domains(lang: str) -> list[str]:
-    """Domains whose ``lang`` catalog is still empty or misses messages (their words on a
-    page are expected until they are translated)."""
-    return [d for d, _p in cat.DOMAINS
-            if not any(m.id for m in cat.read(lang, d)) or cat.problems(lang, d).missing]
