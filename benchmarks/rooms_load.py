@@ -18,7 +18,10 @@ page's JavaScript does, in the same messages: it sets the SeatKeeper's ``tokens`
 ``render()`` reads from localStorage) and the KeyBridge's ``prefers_dark``, sends
 DocumentReady, and plays with the KeyBridge's ``send_msg({key})`` event ("." roll, "0"
 stand), which is what a key press sends. The server does exactly the work it does for a browser;
-only the drawing is not done. (bokeh.client drops the data-model definitions that come with a
+only the drawing is not done. Like a browser, a session turns Nagle's algorithm off
+(TCP_NODELAY) on its socket: Bokeh sends each message as several websocket frames, and without
+it the second frame of every action waited for the server's delayed ACK, 40 ms added to every
+latency, lone or loaded (the figures before 2026-12 include it). (bokeh.client drops the data-model definitions that come with a
 Panel page, so the client defines them from that list first, as BokehJS does.)
 
 A session reads what its page shows: the turn banner, the Roll/Stand buttons (enabled = legal
@@ -33,14 +36,16 @@ Measured:
   room shows a table with a new tick and new content (the tray without its tick differs:
   an extra refresh of the same state does not count); p50/p95 of the lone room (one seat,
   one session) and of the loaded rooms, and the ratio (goal: p95 within 2x of the lone one);
-- server memory per session: VmRSS of the ``panel serve`` process with every loaded session
+- server memory per session: VmRSS of the ``panel serve`` process (and of its play-out worker
+  process, started on the first live estimate) with every loaded session
   open, less VmRSS just before they opened (the lone session, warm, still open), over the
   number of sessions (goal < 30 MB);
 - lost or duplicated actions: each room's log in the store against the actions the sessions
   sent (must be 0), and whether every page ended showing its room's final state as the store
   has it (banner, scoreboard and dice as the app would draw them for that seat);
-- the CPU time of the server and of this client process per action (the client must not be
-  the bottleneck), and of the server's event-loop thread alone (the pages' work: their updates,
+- the CPU time of the server (with its play-out worker process) and of this client process
+  per action (the client must not be the bottleneck), and of the server's event-loop thread
+  alone (the pages' work: their updates,
   serialised and sent; the rest is background threads such as live estimates and the store's
   watcher).
 
@@ -130,8 +135,22 @@ def _install_data_model_defs() -> None:
         _installed = True
 
 
+_PROPS: dict = {}
+
+
+def _prop(model, name: str):
+    """``model.name`` if its class has that property, else None. (``getattr(model, name,
+    None)`` costs a difflib "did you mean" search on a Bokeh model without it: that search
+    was half of this client's CPU.)"""
+    cls = type(model)
+    names = _PROPS.get(cls)
+    if names is None:
+        names = _PROPS[cls] = frozenset(cls.properties())
+    return getattr(model, name) if name in names else None
+
+
 def _text(model) -> str:
-    text = getattr(model, "text", None)
+    text = _prop(model, "text")
     return html.unescape(text) if isinstance(text, str) else ""
 
 
@@ -184,10 +203,15 @@ class Seat:
             self.session = pull_session(url=self.url, io_loop=self.loop, arguments={
                 "room": self.room.name, "anim": "0", "sound": "off"})
             self.doc = doc = self.session.document
+            # what browsers do: TCP_NODELAY. (Without it each message's second frame waits for
+            # the server's delayed ACK: 40 ms on every action, lone or loaded.)
+            self.session._connection._socket._socket.protocol.set_nodelay(True)
+            if os.environ.get("PROBE_CLIENT_NODELAY"):
+                self.session._connection._socket._socket.protocol.set_nodelay(True)
             doc.on_change(self._changed)
             keeper = self._data_with("tokens")
             keys = self._data_with("prefers_dark")
-            self.keys_model = next(m for m in doc.models if getattr(m, "data", None) is keys)
+            self.keys_model = next(m for m in doc.models if _prop(m, "data") is keys)
             # what SeatKeeper's and KeyBridge's render() do, then Bokeh's "document idle"
             keeper.tokens = {self.room.key: self.token}
             keys.prefers_dark = False
@@ -228,7 +252,7 @@ class Seat:
 
     def _look_for_table(self):
         for m in self.doc.models:
-            view = getattr(m, "view", None)
+            view = _prop(m, "view")
             if type(m).__name__.startswith("TrayView") and isinstance(view, dict) \
                     and view.get("mode"):
                 self.tray = m
@@ -256,7 +280,7 @@ class Seat:
         """{"Roll": enabled, "Stand": enabled} as the page's Controls show them."""
         out = {}
         for m in self.doc.models:
-            label = getattr(m, "label", None)
+            label = _prop(m, "label")
             if isinstance(label, str) and label.startswith(("Roll", "Stand")) and \
                     "disabled" in m.properties():
                 out[label.split(" ")[0]] = not m.disabled
@@ -420,6 +444,43 @@ def cpu_s(pid: int, stat: str | None = None) -> float:
     with open(stat or f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (the server's play-out worker)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.append(int(entry))
+            except (OSError, ValueError, IndexError):  # gone meanwhile
+                pass
+    return out
+
+
+def server_cpu_s(pid: int) -> float:
+    """CPU seconds of the server and of its child processes (the play-outs of live
+    estimates run in one: they are the server's work too)."""
+    total = cpu_s(pid)
+    for child in children(pid):
+        try:
+            total += cpu_s(child)
+        except OSError:
+            pass
+    return total
+
+
+def server_rss_mb(pid: int) -> float:
+    """VmRSS of the server and of its child processes."""
+    total = rss_mb(pid)
+    for child in children(pid):
+        try:
+            total += rss_mb(child)
+        except (OSError, RuntimeError):
+            pass
+    return total
 
 
 def loop_cpu_s(pid: int) -> float:
@@ -672,13 +733,13 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
            "cpus": sorted(os.sched_getaffinity(server.pid))}
     lone_seats = seats = []
     try:
-        out["rss_cold"] = rss_mb(server.pid)
+        out["rss_cold"] = server_rss_mb(server.pid)
         # the lone session: one room, one seat, one page
         lone = seat_rooms(service, "lone", 1, 1, actions, think, rng)
         lone_seats = open_seats(url, lone)
-        c0, s0, m0 = own_cpu_s(), cpu_s(server.pid), loop_cpu_s(server.pid)
+        c0, s0, m0 = own_cpu_s(), server_cpu_s(server.pid), loop_cpu_s(server.pid)
         out["lone_wall"] = play([g for g, _ in lone])
-        out["lone_server_cpu"] = cpu_s(server.pid) - s0
+        out["lone_server_cpu"] = server_cpu_s(server.pid) - s0
         out["lone_loop_cpu"] = loop_cpu_s(server.pid) - m0
         out["lone_client_cpu"] = own_cpu_s() - c0
         lone_check = check(service, [g for g, _ in lone])
@@ -686,17 +747,17 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
         out["lone_actions"] = len(lone[0][0].sent)
         # the loaded rooms (the lone session stays open, idle: the baseline holds it)
         time.sleep(1.0)
-        out["rss_before"] = rss_mb(server.pid)
+        out["rss_before"] = server_rss_mb(server.pid)
         loaded = seat_rooms(service, "load", rooms, sessions // rooms, actions, think, rng)
         big = seat_rooms(service, "big", 1, 1, actions, think, rng, "thousand", BIG) \
             if hostile else []
         t = time.monotonic()
-        s0 = cpu_s(server.pid)
+        s0 = server_cpu_s(server.pid)
         seats = open_seats(url, loaded + big)
         out["open_wall"] = time.monotonic() - t
-        out["open_server_cpu"] = cpu_s(server.pid) - s0
-        out["rss_open"] = rss_mb(server.pid)
-        c0, s0, m0 = own_cpu_s(), cpu_s(server.pid), loop_cpu_s(server.pid)
+        out["open_server_cpu"] = server_cpu_s(server.pid) - s0
+        out["rss_open"] = server_rss_mb(server.pid)
+        c0, s0, m0 = own_cpu_s(), server_cpu_s(server.pid), loop_cpu_s(server.pid)
         flood = Flood(db) if hostile else None
         if flood:
             flood.thread.start()
@@ -705,10 +766,10 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
             flood.finish()
             out["flood_created"], out["flood_refused"] = flood.created, flood.refused
             out["big"] = [ms for g, _ in big for ms in g.latencies]
-        out["loaded_server_cpu"] = cpu_s(server.pid) - s0
+        out["loaded_server_cpu"] = server_cpu_s(server.pid) - s0
         out["loaded_loop_cpu"] = loop_cpu_s(server.pid) - m0
         out["loaded_client_cpu"] = own_cpu_s() - c0
-        out["rss_played"] = rss_mb(server.pid)
+        out["rss_played"] = server_rss_mb(server.pid)
         loaded_check = check(service, [g for g, _ in loaded + big])
         out["loaded"] = [ms for g, _ in loaded for ms in g.latencies]
         out["loaded_actions"] = sum(len(g.sent) for g, _ in loaded)
@@ -762,7 +823,7 @@ def report(r: dict) -> None:
                 ["case", "actions", "p50", "p95", "max", "server CPU ms/action",
                  "of it event loop", "client CPU ms/action"], rows)
     mb = r["mb_per_session"]
-    print_table("Server memory (VmRSS of panel serve) and correctness (goal < 30 MB/session, 0 "
+    print_table("Server memory (VmRSS of panel serve and its play-out worker) and correctness (goal < 30 MB/session, 0 "
                 "lost or duplicated)",
                 ["measure", "value"],
                 [("RSS before any session, MB", f"{r['rss_cold']:.0f}"),

@@ -71,7 +71,8 @@ def test_play_outs_run_off_the_callers_thread_and_a_move_restarts(monkeypatch):
     monkeypatch.setattr(win_live, "estimate", held)
     g = dicelab.new_game("under40", ["A", "B", "C"], seed=3)
     seen = []
-    live = LiveEstimate(notify=lambda est, key: seen.append(key), steps=(5,), seed=1)
+    live = LiveEstimate(notify=lambda est, key: seen.append(key), steps=(5,), seed=1,
+                        pool=win_live._Runner(where="thread"))  # (the held estimate is here)
     live.restart(g)
     wait_for(lambda: where, "a chunk started")
     g.apply("roll")                     # the page's thread is free while the chunk runs
@@ -159,12 +160,12 @@ def test_views_of_one_room_state_share_one_estimate(monkeypatch):
 
     monkeypatch.setattr(win_live, "STEPS", (10, 20))
     calls = []
-    real = win_live.estimate
+    real = win_live._POOL.play  # the chunks, wherever they run (the worker process)
 
-    def counted(game, n, **kw):
-        calls.append(repr(game.state))
-        return real(game, n, **kw)
-    monkeypatch.setattr(win_live, "estimate", counted)
+    def counted(shared, n, wins, done):
+        calls.append(repr(shared.base.state))
+        return real(shared, n, wins, done)
+    monkeypatch.setattr(win_live._POOL, "play", counted)
     service = RoomService(MemoryStore())
     room, ann = service.create("Trio", "under40", {"target": 200}, "Ann")
     bob = service.join("Trio", "Bob")

@@ -3,16 +3,18 @@ background while a game is played, restarted whenever the game moves.
 
 Where no exact chance exists (three or more seats in any variant, Thousand without its cached
 table, Under40 and Yahtzee; ``odds.win_game`` says where a table gives it), a page shows each
-seat's chance to win as an estimate from simulated play-outs with its 95% interval. The
-play-outs run in one shared background thread (never a page's thread), in chunks: a chunk of
-one estimate then one of another, so several share it fairly, and an estimate stops at its
-next chunk once no page shows its state. Pages that show the same state (the viewers of a
+seat's chance to win as an estimate from simulated play-outs with its 95% interval. One
+shared background thread (never a page's thread) runs them in chunks: a chunk of one estimate
+then one of another, so several share it fairly, and an estimate stops at its next chunk once
+no page shows its state. The play-outs themselves run in a process of their own
+(``playout_worker``), so they never hold the lock the pages' thread needs. Pages that show the same state (the viewers of a
 network room, each with its own copy of the game) read one estimate: one per state and
 settings in the process (``_Shared``). The result is published at each step of ``STEPS``
 play-outs.
 """
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import queue
@@ -47,19 +49,36 @@ def _share() -> float:
     return 0.0 if share <= 0 else min(1.0, max(0.05, share))
 
 
+def _where() -> str:
+    """Where play-outs run (DICELAB_ESTIMATE_WORKER): "process", the default on POSIX (a child
+    process: they never hold the lock of the server's pages), or "thread"."""
+    where = os.environ.get("DICELAB_ESTIMATE_WORKER", "").strip().lower()
+    if where in ("process", "thread"):
+        return where if (where == "thread" or os.name == "posix") else "thread"
+    return "process" if os.name == "posix" else "thread"
+
+
 class _Runner:
     """One daemon thread running queued chunks in order (a daemon: a closing server or test
-    session does not wait for estimates nobody will read). After a chunk that took t seconds
-    it rests t * (1 / share - 1): however many pages estimate, play-outs never take more than
-    ``share`` of a core from the server."""
+    session does not wait for estimates nobody will read). A chunk's play-outs run in the
+    worker process (``where="process"``, see ``playout_worker``) or in this thread. After a
+    chunk whose play-outs took t CPU seconds it rests t * (1 / share - 1): however many pages
+    estimate, play-outs never take more than ``share`` of a core from the server."""
 
-    def __init__(self, share: float | None = None):
+    def __init__(self, share: float | None = None, where: str | None = None):
         self._queue: queue.Queue = queue.Queue()
         self._thread = None
         self._lock = threading.Lock()
         self.share = _share() if share is None else share
-        self.busy = 0.0   # seconds spent in chunks, and resting after them (tests)
+        self.where = where or _where()
+        self.worker = None
+        if self.where == "process":
+            from .playout_worker import PlayoutWorker
+
+            self.worker = PlayoutWorker()
+        self.busy = 0.0   # CPU seconds of play-outs, and seconds rested after them (tests)
         self.rested = 0.0
+        self._spent = 0.0  # the worker's CPU seconds in the chunk running now
 
     def submit(self, fn, *args) -> None:
         with self._lock:
@@ -69,15 +88,25 @@ class _Runner:
                 self._thread.start()
         self._queue.put((fn, args))
 
+    def play(self, shared, n: int, wins, done: int) -> Estimate:
+        """``n`` more play-outs of ``shared``'s state, where this runner runs them."""
+        if self.worker is None:
+            return estimate(shared.base, n, seed=[shared._seed, done], stand_in=shared.stand_in,
+                            seats=shared.base.seats, wins=wins, done=done)
+        est, cpu = self.worker.run(shared, n, wins, done)
+        self._spent += cpu
+        return est
+
     def _work(self):
         while True:
             fn, args = self._queue.get()
             t = time.thread_time()  # CPU time: a chunk waiting for its state to settle is free
+            self._spent = 0.0
             try:
                 fn(*args)
             except Exception:  # one estimate's failure must not stop the others
                 pass
-            spent = time.thread_time() - t
+            spent = time.thread_time() - t + self._spent
             self.busy += spent
             if spent > 0.001 and self.share < 1.0:  # a chunk that played (not a stale skip)
                 rest = spent * (1.0 / self.share - 1.0)
@@ -125,6 +154,7 @@ class _Shared:
 
     def __init__(self, key, base, steps, stand_in, pool, seed):
         self.key = key
+        self.sid = next(_SIDS)  # the worker process holds the base under this number
         self.base = base        # a copy of the state with fresh computers (never the live game)
         self.steps, self.stand_in, self.pool = steps, stand_in, pool
         self._seed = np.random.SeedSequence(seed).entropy
@@ -155,10 +185,9 @@ class _Shared:
         target = next(s for s in self.steps if s > done)
         n = min(CHUNK, target - done)
         try:
-            est = estimate(self.base, n, seed=[self._seed, done], stand_in=self.stand_in,
-                           seats=self.base.seats, wins=wins, done=done)
-        except Exception:  # a position the computers cannot play on: no estimate, no error
-            return
+            est = self.pool.play(self, n, wins, done)
+        except Exception:  # a position the computers cannot play on, or the worker died:
+            return         # no estimate, no error
         self.chunks += 1
         done += n
         if done == target:
@@ -173,6 +202,7 @@ class _Shared:
             self.pool.submit(self.chunk, np.array(est.chances) * done, done)
 
 
+_SIDS = itertools.count(1)
 _SHARED: dict[tuple, _Shared] = {}
 _REG_LOCK = threading.Lock()
 

@@ -1,0 +1,84 @@
+"""Live estimates play out in a process of their own (issue 15): the served pages' thread
+never waits for Python's lock while play-outs run. Same results as in a thread, a worker that
+dies is started again, and it ends with the server's end of its socket."""
+from __future__ import annotations
+
+import os
+import time
+from types import SimpleNamespace
+
+import dicelab
+from dicelab.lab import win_live
+from dicelab.lab.playout_worker import PlayoutWorker, WorkerGone
+from dicelab.lab.win import playout_seats
+
+
+def shared_of(game, seed=7):
+    base = game.continued(playout_seats(game, "optimal"), 0)
+    return win_live._Shared(("test", seed), base, (10,), "optimal", None, seed)
+
+
+def test_the_worker_gives_what_the_thread_gives():
+    game = dicelab.new_game("bones", ["A", "B", "C"], seed=4, target=1000)
+    game.apply("roll")
+    thread = win_live._Runner(share=1.0, where="thread")
+    process = win_live._Runner(share=1.0, where="process")
+    try:
+        a, b = shared_of(game), shared_of(game)
+        first = thread.play(a, 5, None, 0)
+        assert process.play(b, 5, None, 0) == first
+        # a later chunk carries the first one's wins on: same again, base sent only once
+        wins = [c * 5 for c in first.chances]
+        assert process.play(b, 5, wins, 5) == thread.play(a, 5, wins, 5)
+        assert process.worker.pid not in (None, os.getpid()) and process.worker.starts == 1
+        assert process._spent > 0  # the child's CPU counts towards the runner's share
+    finally:
+        process.worker.close()
+
+
+def test_a_dead_worker_is_started_again():
+    game = dicelab.new_game("under40", ["A", "B"], seed=2)
+    worker = PlayoutWorker()
+    try:
+        shared = shared_of(game)
+        est, _ = worker.run(shared, 5, None, 0)
+        os.kill(worker.pid, 9)
+        worker._proc.wait(10)
+        again, _ = worker.run(shared, 5, None, 0)  # a new child: the state is sent again
+        assert worker.starts == 2 and again == est
+    finally:
+        worker.close()
+
+
+def test_a_position_the_computers_cannot_play_is_an_error_not_a_dead_worker():
+    game = dicelab.new_game("under40", ["A", "B"], seed=2)
+    worker = PlayoutWorker()
+    try:
+        broken = shared_of(game, seed=8)
+        broken.base = SimpleNamespace(seats=[])  # no game: the play-outs raise in the child
+        try:
+            worker.run(broken, 5, None, 0)
+        except WorkerGone:
+            raise AssertionError("the worker died")
+        except RuntimeError:
+            pass
+        else:
+            raise AssertionError("no error")
+        pid = worker.pid
+        worker.run(shared_of(game), 5, None, 0)
+        assert worker.pid == pid and worker.starts == 1
+    finally:
+        worker.close()
+
+
+def test_the_worker_ends_with_the_servers_end_of_its_socket():
+    game = dicelab.new_game("under40", ["A", "B"], seed=2)
+    worker = PlayoutWorker()
+    worker.run(shared_of(game), 5, None, 0)
+    proc = worker._proc
+    worker._conn.close()  # what a server killed with -9 leaves behind
+    end = time.monotonic() + 30
+    while proc.poll() is None and time.monotonic() < end:
+        time.sleep(0.05)
+    assert proc.poll() == 0
+    worker.close()
