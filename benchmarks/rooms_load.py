@@ -154,6 +154,16 @@ def _text(model) -> str:
     return html.unescape(text) if isinstance(text, str) else ""
 
 
+def _view(value) -> dict:
+    """A dice tray's view: JSON text on the page (a dict before 2026-12)."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return {}
+    return value if isinstance(value, dict) else {}
+
+
 def _tray_text(view: dict, keys) -> str:
     """``keys`` of a dice tray's view and its dice (without their animation flag), as text."""
     out = {k: view.get(k) for k in keys}
@@ -189,6 +199,7 @@ class Seat:
         self.tick = None
         self.content = ""  # tray_content of the last full update
         self.rolls_this_turn = 0
+        self._found: dict[str, list] = {}  # models looked for before (_models)
         self.thread = threading.Thread(target=self._run, name=f"seat-{room.name}-{index}",
                                        daemon=True)
 
@@ -252,9 +263,8 @@ class Seat:
 
     def _look_for_table(self):
         for m in self.doc.models:
-            view = _prop(m, "view")
-            if type(m).__name__.startswith("TrayView") and isinstance(view, dict) \
-                    and view.get("mode"):
+            view = _view(_prop(m, "view"))
+            if type(m).__name__.startswith("TrayView") and view.get("mode"):
                 self.tray = m
                 self.tick = view.get("tick")
                 self.content = tray_content(view)
@@ -268,7 +278,7 @@ class Seat:
             return
         if event.model is not self.tray or event.attr != "view":
             return
-        view = event.new or {}
+        view = _view(event.new)
         if view.get("tick") == self.tick:  # the new dice first: the rest of the table follows
             return
         now = time.perf_counter()
@@ -276,21 +286,27 @@ class Seat:
         self.content = tray_content(view)
         self.room.updated(self, now)
 
+    def _models(self, what: str, test) -> list:
+        """The page's models that ``test`` picks: found once, and again only when one of them
+        left the document or no longer passes (a new table). Every seat scanning every model
+        of its page at every action cost this client as much CPU as the server spent."""
+        found = self._found.get(what)
+        if found and all(self.doc.get_model_by_id(m.id) is m and test(m) for m in found):
+            return found
+        found = self._found[what] = [m for m in self.doc.models if test(m)]
+        return found
+
     def _buttons(self) -> dict:
         """{"Roll": enabled, "Stand": enabled} as the page's Controls show them."""
-        out = {}
-        for m in self.doc.models:
+        def button(m):
             label = _prop(m, "label")
-            if isinstance(label, str) and label.startswith(("Roll", "Stand")) and \
-                    "disabled" in m.properties():
-                out[label.split(" ")[0]] = not m.disabled
-        return out
+            return isinstance(label, str) and label.startswith(("Roll", "Stand")) and \
+                "disabled" in m.properties()
+        return {m.label.split(" ")[0]: not m.disabled for m in self._models("buttons", button)}
 
     def _banner_kind(self) -> str:
-        for m in self.doc.models:
-            t = _text(m)
-            if 'class="banner ' in t:
-                return t.split('class="banner ', 1)[1].split('"', 1)[0]
+        for m in self._models("banner", lambda m: 'class="banner ' in _text(m))[:1]:
+            return _text(m).split('class="banner ', 1)[1].split('"', 1)[0]
         return ""
 
     def _maybe_act(self):
@@ -322,7 +338,7 @@ class Seat:
                 banner = t
             elif "class='board'" in t:
                 board = t
-        out.update(banner=banner, board=board, dice=dice_shown(self.tray.view or {}))
+        out.update(banner=banner, board=board, dice=dice_shown(_view(self.tray.view)))
         done.set()
 
     def _describe(self, out: list, done: threading.Event):

@@ -38,7 +38,7 @@ CELLS = [
     "before = odds._text.object\n"
     "g.apply('roll')\n"
     "ref = next(iter(tray._view._models))\n"
-    "shown = tray._view._models[ref][0].data.view\n"
+    "shown = json.loads(tray._view._models[ref][0].data.view)\n"
     "print(json.dumps({'dice': sorted(g.state.dice), 'shown': sorted(d['v'] for d in "
     "shown['rolled'] + shown['kept']), 'odds_changed': odds._text.object != before}))",
     # 3: computers at the views' pace, in the background
@@ -55,7 +55,7 @@ CELLS = [
     "print(json.dumps({'task': type(task).__name__, 'version_at_once': h.version}))",
     "events = await task\n"
     "print(json.dumps({'played': h.version, 'person_or_over': h.is_over or h.current_player"
-    " == 1, 'tray_roll_id': t2._view.view['roll_id'], 'rolls': sum(1 for e in events"
+    " == 1, 'tray_roll_id': t2._view.shown['roll_id'], 'rolls': sum(1 for e in events"
     " if e.data.get('dice') is not None)}))",
 ]
 

@@ -82,3 +82,25 @@ def test_the_worker_ends_with_the_servers_end_of_its_socket():
         time.sleep(0.05)
     assert proc.poll() == 0
     worker.close()
+
+
+def test_a_worker_that_cannot_start_leaves_the_play_outs_to_the_thread(monkeypatch):
+    """No process can be started (here: no Python at sys.executable): each chunk fails, and
+    after GIVE_UP failures in a row the runner plays them in its thread, with a warning."""
+    import sys
+
+    game = dicelab.new_game("under40", ["A", "B"], seed=2)
+    runner = win_live._Runner(share=1.0, where="process")
+    monkeypatch.setattr(sys, "executable", "/nonexistent/python")
+    shared = shared_of(game)
+    for _ in range(win_live.GIVE_UP):
+        try:
+            runner.play(shared, 5, None, 0)
+        except OSError:
+            pass
+        else:
+            raise AssertionError("a chunk without a worker gave a result")
+    assert runner.worker is None
+    est = runner.play(shared, 5, None, 0)
+    assert est.playouts == 5
+    assert est == win_live._Runner(share=1.0, where="thread").play(shared_of(game), 5, None, 0)

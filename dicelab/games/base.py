@@ -372,10 +372,16 @@ class Game(param.Parameterized):
     def continued(self, seats, seed: int) -> Game:
         """A new game that goes on from this one's state with other seats (same number) and
         a fresh random generator: for play-outs from here (no history, no actions)."""
-        game = type(self)(seats, self.settings, seed)
-        if game.n_seats != self.n_seats:
-            raise RuleError(f"continued: {self.n_seats} seats, got {game.n_seats}")  # i18n: not shown
-        game._state = game.state = self._state
+        return type(self).resumed(self.settings, self._state, seats, seed)
+
+    @classmethod
+    def resumed(cls, settings, state, seats, seed: int) -> Game:
+        """``continued`` from a game's settings and state alone (both immutable: another
+        thread may build it while that game moves on)."""
+        game = cls(seats, settings, seed)
+        if game.n_seats != len(state.totals):
+            raise RuleError(f"continued: {len(state.totals)} seats, got {game.n_seats}")  # i18n: not shown
+        game._state = game.state = state
         game.history = []
         return game
 

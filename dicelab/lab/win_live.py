@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
 import os
 import queue
 import threading
 import time
 import weakref
+from types import SimpleNamespace
 from typing import Callable
 
 import numpy as np
@@ -28,10 +30,13 @@ import numpy as np
 from ..odds.win_game import is_exact
 from .win import Estimate, estimate, playout_seats
 
+log = logging.getLogger(__name__)
+
 __all__ = ["STEPS", "LiveEstimate", "applies", "shared_count", "state_key", "stop_all"]
 
 STEPS = (25, 100, 200, 800, 3200)  # play-outs at which a refined estimate is published
 CHUNK = 5   # play-outs between checks for a newer game state (a stale run stops soon)
+GIVE_UP = 3  # failures of the worker process in a row before play-outs go on in the thread
 SETTLE = 0.5  # seconds a game state must stand before its play-outs start: a computer's
 #               quick moves do not each start (and drop) a run that competes with the page
 
@@ -79,6 +84,7 @@ class _Runner:
         self.busy = 0.0   # CPU seconds of play-outs, and seconds rested after them (tests)
         self.rested = 0.0
         self._spent = 0.0  # the worker's CPU seconds in the chunk running now
+        self.failures = 0  # the worker's failures in a row
 
     def submit(self, fn, *args) -> None:
         with self._lock:
@@ -93,7 +99,19 @@ class _Runner:
         if self.worker is None:
             return estimate(shared.base, n, seed=[shared._seed, done], stand_in=shared.stand_in,
                             seats=shared.base.seats, wins=wins, done=done)
-        est, cpu = self.worker.run(shared, n, wins, done)
+        from .playout_worker import WorkerGone
+
+        try:
+            est, cpu = self.worker.run(shared, n, wins, done)
+        except (OSError, WorkerGone) as exc:  # could not start, or died: again next chunk,
+            self.failures += 1               # but not for ever
+            if self.failures >= GIVE_UP:
+                log.warning("play-outs go on in a thread: their worker process failed "
+                            "%d times (%s)", self.failures, exc)  # i18n: not shown
+                self.worker.close()
+                self.worker = None
+            raise
+        self.failures = 0
         self._spent += cpu
         return est
 
@@ -155,7 +173,8 @@ class _Shared:
     def __init__(self, key, base, steps, stand_in, pool, seed):
         self.key = key
         self.sid = next(_SIDS)  # the worker process holds the base under this number
-        self.base = base        # a copy of the state with fresh computers (never the live game)
+        # a copy of the state with fresh computers (never the live game), or how to make it
+        self._base, self._make = (None, base) if callable(base) else (base, None)
         self.steps, self.stand_in, self.pool = steps, stand_in, pool
         self._seed = np.random.SeedSequence(seed).entropy
         self.readers: "weakref.WeakSet[LiveEstimate]" = weakref.WeakSet()
@@ -164,6 +183,18 @@ class _Shared:
         self.idle_since: float | None = None
         self.chunks = 0          # chunks of play-outs run (tests)
         self.threads: set[str] = set()
+
+    @property
+    def base(self):
+        """Made on first use, in the runner's thread: most states of a game being played move
+        on before their play-outs start (``SETTLE``), and then none is made at all."""
+        if self._base is None:
+            self._base = self._make()
+        return self._base
+
+    @base.setter
+    def base(self, value) -> None:
+        self._base = value
 
     @property
     def done(self) -> bool:
@@ -216,9 +247,14 @@ def _attach(live: LiveEstimate, game) -> _Shared:
         shared = _SHARED.get(key)
         new = shared is None
         if new:
-            # a copy of the state with fresh computers, made here: the live game is not read
-            # from the background thread
-            base = game.continued(playout_seats(game, live.stand_in), 0)
+            # what the play-outs start from, read here (the live game is not read from the
+            # background thread); the copy is made there, if the play-outs ever start
+            cls, settings, state = type(game), game.settings, game._state
+            seated = SimpleNamespace(variant=game.variant, seats=list(game.seats))
+            stand_in = live.stand_in
+
+            def base():  # (all it reads is immutable)
+                return cls.resumed(settings, state, playout_seats(seated, stand_in), 0)
             shared = _SHARED[key] = _Shared(key, base, live.steps, live.stand_in, live.pool,
                                             live.seed)
         shared.readers.add(live)

@@ -38,6 +38,7 @@ from .model import (MAX_SESSION, MAX_STRATEGY, Room, RoomSeat, checked_json, new
 from .stores import Conflict, Store, open_store
 
 log = logging.getLogger(__name__)
+CACHED_ROOMS = 4096  # rooms whose last read record and log are kept (then all are dropped)
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,9 @@ class RoomService:
         self._room_locks: dict[str, threading.RLock] = {}
         self._games: dict[str, _Cached] = {}
         self._subscribers: dict[str | None, list[Callable[[RoomEvent], Any]]] = {}
+        self._news: dict[str, int] = {}  # key -> news so far (what a cached read is good for)
+        self._room_cache: dict[str, tuple[int, Room]] = {}
+        self._log_cache: dict[str, tuple[int, int, list]] = {}
         self.store.on_remote(self._notify)
 
     # ----- the lobby -------------------------------------------------------------------------
@@ -193,12 +197,26 @@ class RoomService:
             self._notify(room.key, "room")
         return gone
 
-    def room(self, name: Any) -> Room:
+    def room(self, name: Any, cached: bool = False) -> Room:
         """A room's record, for anyone (a spectator too). Token hashes are in it: show
-        ``room.public()``."""
-        room = self.store.get(self._key(name))
+        ``room.public()``. ``cached``: the record as read since the room's last news, if it
+        was (the pages of a room all read it after each action: one read, not one each; news
+        from here or from another process clears it). Read-only: it is shared."""
+        key = self._key(name)
+        if cached:
+            with self._lock:
+                hit, news = self._room_cache.get(key), self._news.get(key, 0)
+            if hit is not None and hit[0] == news:
+                return hit[1]
+        with self._lock:
+            news = self._news.get(key, 0)  # taken before the read: news meanwhile clears it
+        room = self.store.get(key)
         if room is None:
             raise RuleError(L_("there is no game named {name}", name=repr(name)[:100]))
+        with self._lock:
+            if len(self._room_cache) > CACHED_ROOMS:
+                self._room_cache.clear()
+            self._room_cache[key] = (news, room)
         return room
 
     def join(self, name: Any, player: Any) -> str:
@@ -383,12 +401,15 @@ class RoomService:
         with self._room_lock(key):
             return self._sync(key)[1]
 
-    def log(self, name: Any, start: int = 0, log_start: int | None = None) -> list[Action]:
+    def log(self, name: Any, start: int = 0, log_start: int | None = None,
+            cached: bool = False) -> list[Action]:
         """The game's applied actions from number ``start`` on, straight from the store (no
         lock: the log only grows), for a browser's own copy of the game to catch up.
         ``log_start``: of the game the caller follows (``Room.log_start``; default the room's
         current game): a copy of a game that a rematch replaced gets nothing more."""
         key = self._key(name)
+        if cached:
+            return self._cached_log(key, start, log_start)
         if log_start is None:
             log_start = self.room(name).log_start
         actions = self.store.actions(key, start=log_start + start)
@@ -396,6 +417,35 @@ class RoomService:
         if room is not None and room.log_start > log_start:  # the rematch's actions are not ours
             actions = actions[:max(0, room.log_start - log_start - start)]
         return [action_from_json(a) for a in actions]
+
+    def reread(self, name: Any) -> None:
+        """Forget what was read of the room: its next cached read goes to the store (for a
+        page that found itself behind: news was lost on the way, e.g. a Redis reconnect)."""
+        key = self._key(name)
+        with self._lock:
+            self._news[key] = self._news.get(key, 0) + 1
+
+    def _cached_log(self, key: str, start: int, log_start: int | None) -> list[Action]:
+        """``log`` from the actions read since the room's last news (``room(cached=True)``):
+        the pages of a room each ask for the same new action; the store is read once, for
+        the actions not read before (the log only grows)."""
+        room = self.room(key, cached=True)
+        if log_start is None:
+            log_start = room.log_start
+        if log_start != room.log_start:  # a game a rematch replaced: as read from the store
+            return self.log(key, start, log_start)
+        with self._lock:
+            news = self._news.get(key, 0)
+            hit = self._log_cache.get(key)
+        actions = hit[2] if hit is not None and hit[1] == log_start else []
+        if hit is None or hit[0] != news or hit[1] != log_start:
+            more = self.store.actions(key, start=log_start + len(actions))
+            actions = actions + [action_from_json(a) for a in more]
+            with self._lock:
+                if len(self._log_cache) > CACHED_ROOMS:
+                    self._log_cache.clear()
+                self._log_cache[key] = (news, log_start, actions)
+        return actions[start:]
 
     def version(self, name: Any) -> int:
         """A number that grows with every change to the room (record or actions)."""
@@ -485,6 +535,11 @@ class RoomService:
     # ----- inside --------------------------------------------------------------------------------
     def _notify(self, key: str, kind: str) -> None:
         with self._lock:
+            self._news[key] = self._news.get(key, 0) + 1  # before anyone reads: cached reads
+            if kind == "deleted":                      # are stale from here on
+                self._room_cache.pop(key, None)
+                self._log_cache.pop(key, None)
+                self._news.pop(key, None)
             callbacks = self._subscribers.get(key, []) + self._subscribers.get(None, [])
         event = RoomEvent(key, kind)
         for callback in callbacks:

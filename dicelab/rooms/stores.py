@@ -249,6 +249,9 @@ class SQLiteStore(Store):
         self._callbacks = getattr(self, "_callbacks", [])
         self._callbacks.append(callback)
         if getattr(self, "_watcher", None) is None:
+            # the look at every room runs on a connection of its own: on the shared one it
+            # held the lock every page's read waits for (a flood of rooms made it long)
+            self._watch_db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
             self._seen = self._snapshot()
             self._version = self._read("PRAGMA data_version")[0][0]
             self._stop = threading.Event()
@@ -258,9 +261,10 @@ class SQLiteStore(Store):
 
     def _snapshot(self) -> dict[str, tuple[int, int]]:
         # json_valid first: one malformed record must not stop the watcher (json_extract raises)
-        rows = self._read("SELECT key, CASE WHEN json_valid(room) THEN json_extract(room, '$.rev')"
-                          " END, (SELECT COALESCE(MAX(idx) + 1, 0) FROM actions a "
-                          "WHERE a.key = rooms.key) FROM rooms")
+        rows = self._watch_db.execute(
+            "SELECT key, CASE WHEN json_valid(room) THEN json_extract(room, '$.rev')"
+            " END, (SELECT COALESCE(MAX(idx) + 1, 0) FROM actions a "
+            "WHERE a.key = rooms.key) FROM rooms").fetchall()
         return {key: (rev, n) for key, rev, n in rows}
 
     def _watch(self):
@@ -289,6 +293,7 @@ class SQLiteStore(Store):
         if getattr(self, "_watcher", None) is not None:
             self._stop.set()
             self._watcher.join(2)
+            self._watch_db.close()
         with self._lock:
             self._db.close()
 

@@ -5,11 +5,14 @@ import html
 
 import param
 
-from ..i18n import _, text
+from ..i18n import _, language, text
 from .notebook import HTML
 from .view import TableView
 
 esc = html.escape
+
+ICONS = {"bust": "✗ ", "bolt": "⚡ ", "stand": "✓ ", "stop": "✓ ", "win": "★ ",
+         "round_won": "★ ", "score": "✎ ", "barrel": "🛢 ", "fall": "↓ "}
 
 
 HISTORY_CSS = """
@@ -42,11 +45,7 @@ class History(TableView):
 
     def _html(self):
         items = self.game.history[-self.limit:][::-1]
-        icons = {"bust": "✗ ", "bolt": "⚡ ", "stand": "✓ ", "stop": "✓ ", "win": "★ ",
-                 "round_won": "★ ", "score": "✎ ", "barrel": "🛢 ", "fall": "↓ "}
-        # e.text: a lazy message, said in this page's language
-        lis = [f"<li class='{esc(e.kind)}'>{icons.get(e.kind, '')}{esc(text(e.text))}</li>"
-               for e in items]
+        lis = [self._li(e) for e in items]
         label = esc(_("Turn history"))
         out = (f"<ol class='history' aria-label='{label}'>"
                f"{''.join(lis[:self.shown])}</ol>")
@@ -55,6 +54,25 @@ class History(TableView):
             out += (f"<details class='more'><summary>{esc(earlier)}</summary>"
                     f"<ol class='earlier'>{''.join(lis[self.shown:])}</ol></details>")
         return out
+
+    _said: dict | None = None
+
+    def _li(self, e) -> str:
+        """One event's line in this page's language, made once per event (every action redrew
+        up to ``limit`` of them, each message rendered again)."""
+        lang = language()
+        if self._said is None or self._said_lang != lang:
+            self._said, self._said_lang = {}, lang
+        key = id(e)
+        hit = self._said.get(key)
+        if hit is not None and hit[0] is e:
+            return hit[1]
+        # e.text: a lazy message, said in this page's language
+        li = f"<li class='{esc(e.kind)}'>{ICONS.get(e.kind, '')}{esc(text(e.text))}</li>"
+        if len(self._said) > 4 * self.limit:  # a long game: keep the recent ones
+            self._said = {}
+        self._said[key] = (e, li)
+        return li
 
     def __panel__(self):
         return self._pane

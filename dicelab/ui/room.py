@@ -174,14 +174,15 @@ class RoomScreen(pn.viewable.Viewer):
         except Exception:  # the store is unreachable for now: try again next time
             return
         if behind:
+            self.service.reread(self.room_name)  # what was read for the pages missed news too
             self.refresh()
 
     # ----- drawing ---------------------------------------------------------------------------
     def refresh(self):
         if self._closed:
             return
-        try:
-            self.room = self.service.room(self.room_name)
+        try:  # (the room's other pages read it after the same news: one read for all)
+            self.room = self.service.room(self.room_name, cached=True)
         except RuleError:
             self.close()
             self._bar.object = ""

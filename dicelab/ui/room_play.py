@@ -84,7 +84,7 @@ class RoomPlay(Play):
                 self.seat = room.seat_of(self.token) if self.token else None
             g = self.game
             new = self.service.log(self.room.name, start=len(g.actions),
-                                   log_start=self.log_start)
+                                   log_start=self.log_start, cached=True)
             if not new:
                 seats = self._seat_shape()
                 if seats != self._seats_shown:

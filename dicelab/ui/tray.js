@@ -73,7 +73,8 @@ export function render({ model, el }) {
   });
 
   function draw() {
-    const v = model.view || {};
+    let v = {};
+    try { v = JSON.parse(model.view || "{}"); } catch (err) { v = {}; }  // JSON text: one step for Bokeh
     if (!v.mode) { root.innerHTML = ""; return; }  // an empty (preloaded) tray
     const animate = v.roll_id !== lastRoll && lastRoll !== null && (v.anim_ms || 0) > 0;
     root.style.setProperty("--anim", `${v.anim_ms || 0}ms`);

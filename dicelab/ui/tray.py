@@ -2,6 +2,7 @@
 (or 1-5) to hold or set aside."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import param
@@ -18,9 +19,13 @@ HERE = Path(__file__).parent
 
 
 class TrayView(FixedDesign, JSComponent):
-    """Renders the tray description built by DiceTray (one message per change)."""
+    """Renders the tray description built by DiceTray (one message per change).
 
-    view = param.Dict(default={})
+    ``view`` is the description as JSON text: Bokeh walks every value set on a model, and
+    both the old and the new one, looking for models inside (a dict of dice: some 200 steps
+    per page per action, on the server and in the browser); a string is one step."""
+
+    view = param.String(default="{}")
 
     _esm = (HERE / "tray.js").read_text()
     _stylesheets = [(HERE / "tray.css").read_text()]
@@ -41,6 +46,11 @@ class TrayView(FixedDesign, JSComponent):
         with hold(doc):
             self._set_on_model({"view": msg["view"]}, root, model.data)
 
+    @property
+    def shown(self) -> dict:
+        """The description the tray shows now."""
+        return json.loads(self.view)
+
     def _handle_msg(self, msg):
         if self._on_toggle and isinstance(msg, dict) and "toggle" in msg:
             self._on_toggle(int(msg["toggle"]))
@@ -50,6 +60,11 @@ def tray_words() -> dict:
     """The tray's own words in the page's language (the browser writes them)."""
     return {"kept": _("kept dice"), "keep": _("keep"), "none": _("none yet"),
             "dice": _("dice"), "no_roll": _("no dice rolled yet")}
+
+
+def tray_json(play: Play) -> str:
+    """``tray_description`` as TrayView takes it."""
+    return json.dumps(tray_description(play), separators=(",", ":"))
 
 
 def tray_description(play: Play) -> dict:
@@ -73,7 +88,7 @@ class DiceTray(TableView):
 
     def __init__(self, game=None, **params):
         super().__init__(game, **params)
-        self._view = TrayView(on_toggle=self.play.toggle, view=tray_description(self.play),
+        self._view = TrayView(on_toggle=self.play.toggle, view=tray_json(self.play),
                               sizing_mode="stretch_width")
         # roll_id: the new dice at once; tick: after every other view (precedence), so the
         # tray's data-tick says the whole table is up to date
@@ -81,7 +96,7 @@ class DiceTray(TableView):
         self.play.prefs.param.watch(self._update, ["sound", "anim_ms"])
 
     def _update(self, *__):
-        self._view.view = tray_description(self.play)
+        self._view.view = tray_json(self.play)
 
     def __panel__(self):
         return self._view

@@ -5,6 +5,8 @@ run show inline in a notebook. No browser and no kernel: the views' Bokeh models
 a page would build them, and their content is read back."""
 from __future__ import annotations
 
+import json
+
 import asyncio
 import concurrent.futures
 import html
@@ -26,7 +28,7 @@ def model(viewer):
 
 def tray_model_view(viewer, root):
     """The dice tray's data as the page has it (the JSComponent model's ``view``)."""
-    return viewer._view._models[root.ref["id"]][0].data.view
+    return json.loads(viewer._view._models[root.ref["id"]][0].data.view)
 
 
 def counter(obj, name):
@@ -59,7 +61,7 @@ def test_tray_shows_the_dice_rolled_from_python():
     g = dicelab.new_game("bones", ["Ann", "Bob"], seed=1)
     tray = DiceTray(g)
     g.apply("roll")
-    view = tray._view.view
+    view = tray._view.shown
     assert sorted(d["v"] for d in view["rolled"] + view["kept"]) == sorted(g.state.dice)
     assert view["rolled_label"].endswith("rolled") or "last roll" in view["rolled_label"]
 
@@ -112,7 +114,7 @@ def test_views_follow_prefs_changes():
     g = dicelab.new_game("bones", ["Ann"], seed=1)
     tray = DiceTray(g)
     Play.of(g).prefs.anim_ms = 0
-    assert tray._view.view["anim_ms"] == 0
+    assert tray._view.shown["anim_ms"] == 0
 
 
 def fresh_thread(fn):
@@ -145,7 +147,7 @@ def test_play_computers_is_paced_inside_an_event_loop():
     events = fresh_thread(lambda: asyncio.run(cell()))
     assert g.version > 0 and (g.is_over or not g.seats[g.current_player].is_computer)
     assert len(rolls_seen) == sum(1 for e in events if e.data.get("dice") is not None)
-    assert tray._view.view["roll_id"] == play.roll_id
+    assert tray._view.shown["roll_id"] == play.roll_id
 
 
 def test_play_computers_without_event_loop_plays_at_once():
