@@ -36,8 +36,7 @@ Measured:
   room shows a table with a new tick and new content (the tray without its tick differs:
   an extra refresh of the same state does not count); p50/p95 of the lone room (one seat,
   one session) and of the loaded rooms, and the ratio (goal: p95 within 2x of the lone one);
-- server memory per session: VmRSS of the ``panel serve`` process (and of its play-out worker
-  process, started on the first live estimate) with every loaded session
+- server memory per session: VmRSS of the ``panel serve`` process with every loaded session
   open, less VmRSS just before they opened (the lone session, warm, still open), over the
   number of sessions (goal < 30 MB);
 - lost or duplicated actions: each room's log in the store against the actions the sessions
@@ -749,7 +748,7 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
            "cpus": sorted(os.sched_getaffinity(server.pid))}
     lone_seats = seats = []
     try:
-        out["rss_cold"] = server_rss_mb(server.pid)
+        out["rss_cold"] = rss_mb(server.pid)
         # the lone session: one room, one seat, one page
         lone = seat_rooms(service, "lone", 1, 1, actions, think, rng)
         lone_seats = open_seats(url, lone)
@@ -763,7 +762,7 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
         out["lone_actions"] = len(lone[0][0].sent)
         # the loaded rooms (the lone session stays open, idle: the baseline holds it)
         time.sleep(1.0)
-        out["rss_before"] = server_rss_mb(server.pid)
+        out["rss_before"] = rss_mb(server.pid)
         loaded = seat_rooms(service, "load", rooms, sessions // rooms, actions, think, rng)
         big = seat_rooms(service, "big", 1, 1, actions, think, rng, "thousand", BIG) \
             if hostile else []
@@ -772,7 +771,7 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
         seats = open_seats(url, loaded + big)
         out["open_wall"] = time.monotonic() - t
         out["open_server_cpu"] = server_cpu_s(server.pid) - s0
-        out["rss_open"] = server_rss_mb(server.pid)
+        out["rss_open"] = rss_mb(server.pid)
         c0, s0, m0 = own_cpu_s(), server_cpu_s(server.pid), loop_cpu_s(server.pid)
         flood = Flood(db) if hostile else None
         if flood:
@@ -785,7 +784,8 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
         out["loaded_server_cpu"] = server_cpu_s(server.pid) - s0
         out["loaded_loop_cpu"] = loop_cpu_s(server.pid) - m0
         out["loaded_client_cpu"] = own_cpu_s() - c0
-        out["rss_played"] = server_rss_mb(server.pid)
+        out["rss_played"] = rss_mb(server.pid)
+        out["rss_worker"] = server_rss_mb(server.pid) - out["rss_played"]
         loaded_check = check(service, [g for g, _ in loaded + big])
         out["loaded"] = [ms for g, _ in loaded for ms in g.latencies]
         out["loaded_actions"] = sum(len(g.sent) for g, _ in loaded)
@@ -839,7 +839,7 @@ def report(r: dict) -> None:
                 ["case", "actions", "p50", "p95", "max", "server CPU ms/action",
                  "of it event loop", "client CPU ms/action"], rows)
     mb = r["mb_per_session"]
-    print_table("Server memory (VmRSS of panel serve and its play-out worker) and correctness (goal < 30 MB/session, 0 "
+    print_table("Server memory (VmRSS of panel serve; its play-out worker apart) and correctness (goal < 30 MB/session, 0 "
                 "lost or duplicated)",
                 ["measure", "value"],
                 [("RSS before any session, MB", f"{r['rss_cold']:.0f}"),
@@ -847,6 +847,8 @@ def report(r: dict) -> None:
                  (f"RSS with {r['sessions']} more sessions open / after play, MB",
                   f"{r['rss_open']:.0f} / {r['rss_played']:.0f}"),
                  ("MB per session", f"{mb:.1f}"),
+                 ("the play-out worker process (live estimates), MB",
+                  f"{r.get('rss_worker', 0):.0f}"),
                  (f"opening {r['sessions']} sessions: wall s / server CPU s",
                   f"{r['open_wall']:.1f} / {r['open_server_cpu']:.1f}"),
                  ("playing, lone / loaded: wall s, server CPU s (busy %)",
