@@ -37,7 +37,7 @@ from . import i18n
 from .actions import Reroll, Roll, Score, Stand
 from .errors import RuleError
 from .games.base import Game, load_game
-from .i18n import L_, Ln_, Msg, N_, _, n_, p_, percent, tr
+from .i18n import Joined, L_, Ln_, Msg, N_, _, n_, p_, percent, tr
 
 __all__ = ["Option", "Decision", "Entry", "SeatSummary", "Review", "ValueSource", "SOURCES",
            "decision", "review", "hint_text"]
@@ -173,20 +173,6 @@ def _pct(p: float) -> str:
 
 def _dice_list(dice) -> str:
     return " ".join(map(str, dice))
-
-
-class _Joined(Msg):
-    """Messages listed with commas, each rendered when shown."""
-
-    __slots__ = ("items",)
-
-    def __init__(self, items):
-        super().__init__("")
-        self.items = tuple(items)
-
-    def render(self, lang: str | None = None) -> str:
-        return ", ".join(i18n.text(m) if lang is None or not isinstance(m, Msg)
-                         else m.render(lang) for m in self.items)
 
 
 # the one-word options, said when read; a context tells them apart from the same English word
@@ -562,7 +548,7 @@ class Under40Source(ChanceSource):
         others = [L_("{name}'s {score}", name=game.names[i], score=st.round_scores[i])
                   for i in range(game.n_seats) if i != me and st.status[i] != "busted"]
         return L_("round score {score} against {others}", score=st.round_scores[me],
-                  others=_Joined(others))
+                  others=Joined(others))
 
     def why(self, d, chosen, best) -> str:
         det = best.detail
