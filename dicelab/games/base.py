@@ -372,15 +372,15 @@ class Game(param.Parameterized):
     def continued(self, seats, seed: int) -> Game:
         """A new game that goes on from this one's state with other seats (same number) and
         a fresh random generator: for play-outs from here (no history, no actions)."""
-        return type(self).resumed(self.settings, self._state, seats, seed)
+        return type(self).resumed(self.settings, self._state, self.n_seats, seats, seed)
 
     @classmethod
-    def resumed(cls, settings, state, seats, seed: int) -> Game:
-        """``continued`` from a game's settings and state alone (both immutable: another
-        thread may build it while that game moves on)."""
+    def resumed(cls, settings, state, n_seats: int, seats, seed: int) -> Game:
+        """``continued`` from a game's settings, state and number of seats alone (all
+        immutable: another thread may build it while that game moves on)."""
         game = cls(seats, settings, seed)
-        if game.n_seats != len(state.totals):
-            raise RuleError(f"continued: {len(state.totals)} seats, got {game.n_seats}")  # i18n: not shown
+        if game.n_seats != n_seats:
+            raise RuleError(f"continued: {n_seats} seats, got {game.n_seats}")  # i18n: not shown
         game._state = game.state = state
         game.history = []
         return game

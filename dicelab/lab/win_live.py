@@ -7,10 +7,10 @@ seat's chance to win as an estimate from simulated play-outs with its 95% interv
 shared background thread (never a page's thread) runs them in chunks: a chunk of one estimate
 then one of another, so several share it fairly, and an estimate stops at its next chunk once
 no page shows its state. The play-outs themselves run in a process of their own
-(``playout_worker``), so they never hold the lock the pages' thread needs. Pages that show the same state (the viewers of a
-network room, each with its own copy of the game) read one estimate: one per state and
-settings in the process (``_Shared``). The result is published at each step of ``STEPS``
-play-outs.
+(``playout_worker``), so they never hold the lock the pages' thread needs. Pages that show
+the same state (the viewers of a network room, each with its own copy of the game) read one
+estimate: one per state and settings in the process (``_Shared``). The result is published
+at each step of ``STEPS`` play-outs.
 """
 from __future__ import annotations
 
@@ -250,11 +250,13 @@ def _attach(live: LiveEstimate, game) -> _Shared:
             # what the play-outs start from, read here (the live game is not read from the
             # background thread); the copy is made there, if the play-outs ever start
             cls, settings, state = type(game), game.settings, game._state
+            n_seats = game.n_seats
             seated = SimpleNamespace(variant=game.variant, seats=list(game.seats))
             stand_in = live.stand_in
 
             def base():  # (all it reads is immutable)
-                return cls.resumed(settings, state, playout_seats(seated, stand_in), 0)
+                seats = playout_seats(seated, stand_in)
+                return cls.resumed(settings, state, n_seats, seats, 0)
             shared = _SHARED[key] = _Shared(key, base, live.steps, live.stand_in, live.pool,
                                             live.seed)
         shared.readers.add(live)
