@@ -154,13 +154,8 @@ def _text(model) -> str:
 
 
 def _view(value) -> dict:
-    """A dice tray's view: JSON text on the page (a dict before 2026-12)."""
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            return {}
-    return value if isinstance(value, dict) else {}
+    """A dice tray's view (JSON text on the page; empty before the table is up)."""
+    return json.loads(value) if isinstance(value, str) and value else {}
 
 
 def _tray_text(view: dict, keys) -> str:

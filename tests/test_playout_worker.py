@@ -54,8 +54,9 @@ def test_a_position_the_computers_cannot_play_is_an_error_not_a_dead_worker():
     game = dicelab.new_game("under40", ["A", "B"], seed=2)
     worker = PlayoutWorker()
     try:
-        broken = shared_of(game, seed=8)
-        broken.base = SimpleNamespace(seats=[])  # no game: the play-outs raise in the child
+        # no game: the play-outs raise in the child
+        broken = win_live._Shared(("test", 8), SimpleNamespace(seats=[]), (10,), "optimal",
+                                  None, 8)
         try:
             worker.run(broken, 5, None, 0)
         except WorkerGone:

@@ -62,13 +62,13 @@ def test_play_outs_run_off_the_callers_thread_and_a_move_restarts(monkeypatch):
     applies a move; the held run's result is dropped, the new state's is published."""
     gate = threading.Event()
     where = []
-    real = win_live.estimate
+    real = win_live.play_chunk
 
-    def held(game, n, **kw):
+    def held(*args):
         where.append(threading.current_thread())
         gate.wait(60)
-        return real(game, n, **kw)
-    monkeypatch.setattr(win_live, "estimate", held)
+        return real(*args)
+    monkeypatch.setattr(win_live, "play_chunk", held)
     g = dicelab.new_game("under40", ["A", "B", "C"], seed=3)
     seen = []
     live = LiveEstimate(notify=lambda est, key: seen.append(key), steps=(5,), seed=1,

@@ -31,6 +31,15 @@ TIMEOUT = 300.0   # s for one chunk of play-outs before the child is taken for h
 NICE = 10         # the child's priority below the server's
 
 
+def play_chunk(base, n: int, seed, stand_in: str, wins, done: int):
+    """``n`` more play-outs of ``base`` on top of ``wins`` from ``done`` earlier ones: what a
+    chunk is, here or in the runner's thread."""
+    from .win import estimate
+
+    return estimate(base, n, seed=seed, stand_in=stand_in, seats=base.seats, wins=wins,
+                    done=done)
+
+
 class WorkerGone(RuntimeError):
     """The worker process died or hung: this chunk has no result (the next starts anew)."""
 
@@ -90,7 +99,7 @@ class PlayoutWorker:
             if self._proc is None or self._proc.poll() is not None:
                 self._stop()
                 self._start()
-            send_base = getattr(shared, "worker_generation", None) != self.generation
+            send_base = shared.worker_generation != self.generation
             for _ in range(2):
                 msg = ("run", shared.sid, shared.base if send_base else None, n,
                        [shared._seed, done], shared.stand_in, wins, done)
@@ -121,8 +130,6 @@ def main(fd: int) -> int:
     import signal
     from multiprocessing.connection import Connection
 
-    from .win import estimate
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is for the server, which stops us
     try:
         os.nice(NICE)
@@ -147,9 +154,7 @@ def main(fd: int) -> int:
         bases.move_to_end(sid)
         t = time.process_time()
         try:
-            est = estimate(base, n, seed=seed, stand_in=stand_in, seats=base.seats, wins=wins,
-                           done=done)
-            reply = ("ok", est, time.process_time() - t)
+            reply = ("ok", play_chunk(base, n, seed, stand_in, wins, done), time.process_time() - t)
         except Exception as exc:  # a position the computers cannot play: the server says none
             reply = ("error", f"{type(exc).__name__}: {exc}", time.process_time() - t)
         try:

@@ -28,7 +28,8 @@ from typing import Callable
 import numpy as np
 
 from ..odds.win_game import is_exact
-from .win import Estimate, estimate, playout_seats
+from .playout_worker import PlayoutWorker, WorkerGone, play_chunk
+from .win import Estimate, playout_seats
 
 log = logging.getLogger(__name__)
 
@@ -57,10 +58,8 @@ def _share() -> float:
 def _where() -> str:
     """Where play-outs run (DICELAB_ESTIMATE_WORKER): "process", the default on POSIX (a child
     process: they never hold the lock of the server's pages), or "thread"."""
-    where = os.environ.get("DICELAB_ESTIMATE_WORKER", "").strip().lower()
-    if where in ("process", "thread"):
-        return where if (where == "thread" or os.name == "posix") else "thread"
-    return "process" if os.name == "posix" else "thread"
+    chosen = os.environ.get("DICELAB_ESTIMATE_WORKER", "").strip().lower()
+    return "thread" if chosen == "thread" or os.name != "posix" else "process"
 
 
 class _Runner:
@@ -76,11 +75,7 @@ class _Runner:
         self._lock = threading.Lock()
         self.share = _share() if share is None else share
         self.where = where or _where()
-        self.worker = None
-        if self.where == "process":
-            from .playout_worker import PlayoutWorker
-
-            self.worker = PlayoutWorker()
+        self.worker = PlayoutWorker() if self.where == "process" else None
         self.busy = 0.0   # CPU seconds of play-outs, and seconds rested after them (tests)
         self.rested = 0.0
         self._spent = 0.0  # the worker's CPU seconds in the chunk running now
@@ -97,10 +92,7 @@ class _Runner:
     def play(self, shared, n: int, wins, done: int) -> Estimate:
         """``n`` more play-outs of ``shared``'s state, where this runner runs them."""
         if self.worker is None:
-            return estimate(shared.base, n, seed=[shared._seed, done], stand_in=shared.stand_in,
-                            seats=shared.base.seats, wins=wins, done=done)
-        from .playout_worker import WorkerGone
-
+            return play_chunk(shared.base, n, [shared._seed, done], shared.stand_in, wins, done)
         try:
             est, cpu = self.worker.run(shared, n, wins, done)
         except (OSError, WorkerGone) as exc:  # could not start, or died: again next chunk,
@@ -173,6 +165,7 @@ class _Shared:
     def __init__(self, key, base, steps, stand_in, pool, seed):
         self.key = key
         self.sid = next(_SIDS)  # the worker process holds the base under this number
+        self.worker_generation = None  # which of its processes has it (PlayoutWorker)
         # a copy of the state with fresh computers (never the live game), or how to make it
         self._base, self._make = (None, base) if callable(base) else (base, None)
         self.steps, self.stand_in, self.pool = steps, stand_in, pool
@@ -191,10 +184,6 @@ class _Shared:
         if self._base is None:
             self._base = self._make()
         return self._base
-
-    @base.setter
-    def base(self, value) -> None:
-        self._base = value
 
     @property
     def done(self) -> bool:

@@ -203,13 +203,11 @@ class RoomService:
         was (the pages of a room all read it after each action: one read, not one each; news
         from here or from another process clears it). Read-only: it is shared."""
         key = self._key(name)
-        if cached:
-            with self._lock:
-                hit, news = self._room_cache.get(key), self._news.get(key, 0)
-            if hit is not None and hit[0] == news:
-                return hit[1]
-        with self._lock:
-            news = self._news.get(key, 0)  # taken before the read: news meanwhile clears it
+        with self._lock:  # news taken before the read: news meanwhile makes it stale
+            news = self._news.get(key, 0)
+            hit = self._room_cache.get(key) if cached else None
+        if hit is not None and hit[0] == news:
+            return hit[1]
         room = self.store.get(key)
         if room is None:
             raise RuleError(L_("there is no game named {name}", name=repr(name)[:100]))

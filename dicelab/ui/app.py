@@ -25,7 +25,7 @@ from .records import RecordStore
 from .room import RoomScreen
 from .score_card import CardView
 from .seat_keeper import SeatKeeper
-from .session import keep_flushing, one_message, send_at_once, served_doc
+from .session import keep_flushing, one_message, send_at_once
 from .settings_drawer import SettingsDrawer
 from .start import SeatSpec, StartScreen
 from .switch_player import SwitchPlayer
@@ -110,8 +110,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
         self.lang = set_page_language(first_language(self._lang_fixed, None,
                                                      header_language()))
         self.prefs = prefs or Prefs()
-        if served_doc() is not None:  # every message at once, not after a delayed ACK
-            pn.state.onload(send_at_once)
+        self._when_loaded(send_at_once)  # every message at once, not after a delayed ACK
         self._session_prefs()
         self.records = RecordStore(records_path)
         self.play: Play | None = None

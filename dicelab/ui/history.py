@@ -36,6 +36,8 @@ class History(TableView):
 
     def __init__(self, game=None, **params):
         super().__init__(game, **params)
+        self._said: dict = {}  # id(event) -> (event, its line), in _said_lang
+        self._said_lang = None
         self._pane = HTML(self._html(), sizing_mode="stretch_width",
                                   stylesheets=[HISTORY_CSS])
 
@@ -55,13 +57,11 @@ class History(TableView):
                     f"<ol class='earlier'>{''.join(lis[self.shown:])}</ol></details>")
         return out
 
-    _said: dict | None = None
-
     def _li(self, e) -> str:
         """One event's line in this page's language, made once per event (every action redrew
         up to ``limit`` of them, each message rendered again)."""
         lang = language()
-        if self._said is None or self._said_lang != lang:
+        if self._said_lang != lang:
             self._said, self._said_lang = {}, lang
         key = id(e)
         hit = self._said.get(key)
