@@ -74,10 +74,12 @@ def _header_button(label: str, on_click) -> pmui.Button:
 def preload():
     """Hidden instances of the custom components shown later, so that their model definitions
     travel with the first page: Panel sends a new component type's definition only once per
-    process, and a client that first meets the type in an update cannot decode it."""
+    process, and a client that first meets the type in an update cannot decode it. Not a
+    Tabulator: a hidden one retries its resize in a loop (Panel 1.9.4), a whole core per open
+    tab; its model is in Panel's bundle and its script comes with the extension."""
     return pn.Column(TrayView(), CardView(), JoinLink(), VariantCards(), pmui.Switch(), pmui.FloatSlider(),
                      pmui.IntSlider(), pmui.Typography(""), pmui.Select(),
-                     pn.widgets.Tabulator(), pn.widgets.FileDownload(), visible=False)
+                     pn.widgets.FileDownload(), visible=False)
 
 
 def _arg(name: str):

@@ -55,6 +55,26 @@ SNAP = DEEP + """
 """
 
 
+def idle_work(page, seconds: float = 2.0) -> float:
+    """Seconds the page's main thread spent on tasks while nobody did anything for ``seconds``
+    (Chrome's TaskDuration, CPU work, not waiting): an idle page does next to none, a page
+    that loops spends about all of it (a hidden Tabulator's resize loop cost a core per tab)."""
+    import time
+
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("Performance.enable")
+
+        def task() -> float:
+            metrics = cdp.send("Performance.getMetrics")["metrics"]
+            return next(m["value"] for m in metrics if m["name"] == "TaskDuration")
+        before = task()
+        time.sleep(seconds)
+        return task() - before
+    finally:
+        cdp.detach()
+
+
 class App:
     def __init__(self, page, server, pace: float = 0.02):
         self.page = page

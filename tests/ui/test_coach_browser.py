@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 import dicelab
 
-from .driver import DEEP, App
+from .driver import DEEP, App, idle_work
 
 pytestmark = pytest.mark.browser
 SLOW = pytest.mark.skipif(not os.environ.get("DICELAB_SLOW"),
@@ -224,6 +224,12 @@ def test_bones_coach_line_review_and_csv(page, server, artifacts, tmp_path):
     finals = [e for e in r if e.unit == "chance to win the game"]
     assert finals and all(e.lost == 0 for e in finals)
     phone_width_review(page, artifacts)
+    # the review's table does no work while shown and idle, nor once a new game hides it
+    assert idle_work(page) < 0.25, "the review keeps the page working while idle"
+    page.get_by_role("button", name="New game", exact=True).click()
+    app.start()
+    page.locator(".banner").first.wait_for()
+    assert idle_work(page) < 0.25, "the hidden review keeps the page working"
     assert not page.errors
 
 
