@@ -11,11 +11,14 @@ Serves ``apps/dicelab_app.py`` from one ``panel serve`` (rooms in a fresh SQLite
 
 Sessions are ``bokeh.client`` sessions, not browsers. A quick try on this 2-core machine with
 headless Chromium (one context per seat, the same rooms): 9 pages took 57 s and 43 CPU-s to
-open, burnt 1.1 cores while idle, and each action cost ~0.6 CPU-s of rendering per page; 30
-pages would need several cores for the browsers alone, so the browsers, not the server, would
-set the latency. A bokeh.client session speaks the server's own protocol and does what the
-page's JavaScript does, in the same messages: it sets the SeatKeeper's ``tokens`` (what
-``render()`` reads from localStorage) and the KeyBridge's ``prefers_dark``, sends
+open and each action cost ~0.6 CPU-s of rendering per page; 30 pages would need several cores
+for the browsers alone, so the browsers, not the server, would set the latency. (Those pages also
+burnt 1.1 cores while idle, a hidden Tabulator's resize loop fixed on 2026-12-01, so the
+figures overstate what a browser costs now; not measured again.)
+
+A bokeh.client session speaks the server's own protocol and does what the page's JavaScript
+does, in the same messages: it sets the SeatKeeper's ``tokens`` (what ``render()`` reads from
+localStorage) and the KeyBridge's ``prefers_dark``, sends
 DocumentReady, and plays with the KeyBridge's ``send_msg({key})`` event ("." roll, "0"
 stand), which is what a key press sends. The server does exactly the work it does for a browser;
 only the drawing is not done. Like a browser, a session turns Nagle's algorithm off

@@ -25,7 +25,7 @@ from .records import RecordStore
 from .room import RoomScreen
 from .score_card import CardView
 from .seat_keeper import SeatKeeper
-from .session import keep_flushing, one_message, send_at_once
+from .session import keep_flushing, lean_patches, one_message, send_at_once
 from .settings_drawer import SettingsDrawer
 from .start import SeatSpec, StartScreen
 from .switch_player import SwitchPlayer
@@ -113,6 +113,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
                                                      header_language()))
         self.prefs = prefs or Prefs()
         self._when_loaded(send_at_once)  # every message at once, not after a delayed ACK
+        self._when_loaded(lean_patches)  # messages made without listing the whole page
         self._session_prefs()
         self.records = RecordStore(records_path)
         self.play: Play | None = None

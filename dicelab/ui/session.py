@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import threading
 
 import panel as pn
@@ -142,6 +143,74 @@ def send_at_once(doc=None) -> int:
             done += 1
         except Exception:  # closed meanwhile, or another kind of connection
             pass
+    return done
+
+
+@functools.cache
+def _lean_patch_doc():
+    """Bokeh's PATCH-DOC message class, made without first listing every model of the page.
+
+    Bokeh (3.9) starts each message by mapping every model the browser has (a few hundred per
+    page: a reference object each) so that the serializer sends those as references, and
+    builds the set of them too; a room's page pays that at every action, for the handful of
+    models an action changes: about a sixth of a page's update. This serializer asks the
+    document about each model it meets instead, with the same answer, so the message is the
+    same."""
+    from bokeh.core.serialization import Serializer
+    from bokeh.model import Model
+    from bokeh.protocol.messages.patch_doc import PatchJson, patch_doc
+
+    class SyncedRefs(Serializer):
+        def __init__(self, models) -> None:
+            super().__init__()
+            self._models = models
+
+        def _synced(self, obj) -> bool:  # what ``models.synced_references`` would hold
+            models = self._models
+            return (isinstance(obj, Model) and models.get_by_id(obj.id) is obj
+                    and obj not in models._new_models)
+
+        def has_ref(self, obj) -> bool:
+            return id(obj) in self._references or self._synced(obj)
+
+        def get_ref(self, obj):
+            ref = self._references.get(id(obj))
+            if ref is None and self._synced(obj):
+                ref = self._references[id(obj)] = obj.ref
+            return ref
+
+    class LeanPatchDoc(patch_doc):
+        @classmethod
+        def create(cls, events, **metadata):
+            docs = {event.document for event in events}
+            if len(docs) != 1:  # (and no events): Bokeh's own says why
+                return patch_doc.create(events, **metadata)
+            [doc] = docs
+            serializer = SyncedRefs(doc.models)
+            patch_json = PatchJson(events=serializer.encode(events))
+            doc.models.flush_synced(lambda model: not serializer.has_ref(model))
+            msg = cls(cls.create_header(), metadata, patch_json)
+            msg.add_buffers(*serializer.buffers)
+            return msg
+    return LeanPatchDoc
+
+
+def lean_patches(doc=None) -> int:
+    """This session's websockets make their PATCH-DOC messages with ``_lean_patch_doc``;
+    returns how many. A connection's protocol otherwise shares Bokeh's table of message
+    classes: only this session's are changed. Call it once the page is loaded."""
+    doc = doc or served_doc()
+    session = getattr(getattr(doc, "session_context", None), "_session", None)
+    lean = _lean_patch_doc()
+    done = 0
+    for connection in list(getattr(session, "_subscribed_connections", None) or ()):
+        protocol = getattr(connection, "protocol", None)
+        table = getattr(protocol, "_messages", None)
+        if not isinstance(table, dict) or "PATCH-DOC" not in table:
+            continue
+        if table["PATCH-DOC"] is not lean:
+            protocol._messages = {**table, "PATCH-DOC": lean}
+        done += 1
     return done
 
 

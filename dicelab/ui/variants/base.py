@@ -55,6 +55,14 @@ def odds_figure(title: str, height: int = 210, **kw):
     return f
 
 
+def set_data(src, data: dict) -> None:
+    """Give a chart's source new columns only if they differ: most actions leave a chart's
+    bars as they were, and every new ``data`` goes to each page of a room whole."""
+    old = src.data
+    if set(old) != set(data) or any(list(old[k]) != list(v) for k, v in data.items()):
+        src.data = data
+
+
 def board_head_row(last: str) -> str:
     """The scoreboard's header row: player, total, and the variant's own column."""
     player, total = _("Player"), _("Total")

@@ -6,7 +6,7 @@ from bokeh.models import ColumnDataSource, LabelSet, Range1d
 
 from ...i18n import _, n_, p_, percent
 from ..phrases import decision, num, pct, points_vs_win, win_pair
-from .base import HI, LO, esc, odds_figure, odds_list
+from .base import HI, LO, esc, odds_figure, odds_list, set_data
 
 DICE = ["1", "2", "3", "4", "5"]
 
@@ -107,11 +107,11 @@ def shout(word: str) -> str:
 def draw_odds(o, src, play) -> str:
     ro = o.readout
     n = o.dice_now
-    src.data = dict(
+    set_data(src, dict(
         x=DICE, y=o.counting,
         color=[HI if i + 1 == n else LO for i in range(5)],
         label=[("▲ " if i + 1 == n else "") + pct(p) for i, p in enumerate(o.counting)],
-        hatch=[" " if i + 1 == n else "/" for i in range(5)])
+        hatch=[" " if i + 1 == n else "/" for i in range(5)]))
     st = play.state
     stand = _("not allowed") if ro.stand_value is None else num(ro.stand_value)
     star_roll = " ★" if ro.decision == "roll" else ""

@@ -7,7 +7,7 @@ from ...i18n import N_, _, p_
 from ..odds_view import Under40Odds, under40_odds
 from ..phrases import decision, pct, percent_ticks, says_you, shown
 from .base import (BUST, GOOD, HI, LO, VariantUI, board_head_row, die, esc, odds_figure,
-                   odds_list, register, winner_mark)
+                   odds_list, register, set_data, winner_mark)
 
 STATUS = {"waiting": N_("waiting"), "rolling": N_("rolling"), "stopped": N_("stopped"),
           "busted": N_("BUST (over 40)")}
@@ -146,7 +146,7 @@ class Under40UI(VariantUI):
             else:
                 cs.append(HI if s > o.beat else LO)
                 hs.append(" ")
-        src.data = dict(x=xs, y=ys, color=cs, hatch=hs)
+        set_data(src, dict(x=xs, y=ys, color=cs, hatch=hs))
         rows = [(_("Round score"), str(o.score)),
                 (_("Must beat (to stop)"), str(o.beat)),
                 (_("Bust chance next roll (over 40)"), pct(o.bust)),

@@ -8,7 +8,8 @@ from ...i18n import _, p_, percent
 from ...rules.yahtzee import BOXES, LABELS
 from ..odds_view import yahtzee_odds
 from ..phrases import decimal, pct, preset_name, says_you, shown
-from .base import HI, LO, VariantUI, board_head_row, die, esc, odds_figure, register, winner_mark
+from .base import (HI, LO, VariantUI, board_head_row, die, esc, odds_figure, register, set_data,
+                   winner_mark)
 
 
 def box(b: str) -> str:
@@ -184,10 +185,10 @@ class YahtzeeUI(VariantUI):
 
     def draw_odds(self, o, src, play) -> str:
         chance = {r["box"]: r.get("chance") for r in o.rows}
-        src.data = dict(
+        set_data(src, dict(
             y=names(), x=[chance.get(b) or 0.0 for b in BOXES],
             color=[HI if b == o.best else (LO if b in chance else "#e0e0e0") for b in BOXES],
-            label=[box_label(chance, b, o.best) for b in BOXES])
+            label=[box_label(chance, b, o.best) for b in BOXES]))
         rows = []
         for r in o.rows:
             value = "—" if r.get("value") is None else dec(r["value"])
