@@ -25,7 +25,7 @@ from .records import RecordStore
 from .room import RoomScreen
 from .score_card import CardView
 from .seat_keeper import SeatKeeper
-from .session import keep_flushing, lean_patches, one_message, send_at_once
+from .session import calm_gc, keep_flushing, lean_patches, one_message, send_at_once
 from .settings_drawer import SettingsDrawer
 from .start import SeatSpec, StartScreen
 from .switch_player import SwitchPlayer
@@ -114,6 +114,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
         self.prefs = prefs or Prefs()
         self._when_loaded(send_at_once)  # every message at once, not after a delayed ACK
         self._when_loaded(lean_patches)  # messages made without listing the whole page
+        self._when_loaded(calm_gc.page_loaded)  # its objects out of the full collections
         self._session_prefs()
         self.records = RecordStore(records_path)
         self.play: Play | None = None
@@ -338,6 +339,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
             self._when_loaded(lambda: self.open_room(name, token))
 
     def _session_gone(self, session_context):
+        calm_gc.page_closed()
         if self.room_screen is not None:
             self.room_screen.away()
         if self.lobby is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gc
 import threading
 
 import panel as pn
@@ -212,6 +213,58 @@ def lean_patches(doc=None) -> int:
             protocol._messages = {**table, "PATCH-DOC": lean}
         done += 1
     return done
+
+
+class CalmGC:
+    """Python's full garbage collections without stalling every page of the server.
+
+    A full collection walks every object of the process, and a server's objects are mostly
+    its open pages (4 MB each): measured with 30 pages open, one took 0.5 s, during which no
+    page of any room moves, and CPython starts one every few page openings. Long-lived
+    objects are frozen instead (``gc.freeze``: never walked again): the process's own at the
+    first page, and each page's once it has loaded (after a young collection, so that fresh
+    garbage is not kept). A page's objects become garbage only when it closes; then, once
+    no page has closed for ``settle`` seconds, everything is unfrozen, collected and frozen
+    again: one full collection per burst of closing pages, as Panel already makes (its own,
+    scheduled after a page closes, then finds little to walk)."""
+
+    settle = 5.0  # s after the last page closed
+
+    def __init__(self) -> None:
+        self.started = False
+        self._timer = None
+        self.full = 0  # full collections made after pages closed
+
+    def page_loaded(self) -> None:
+        if served_doc() is None:  # a notebook's kernel or a script: Python's own way
+            return
+        if not self.started:
+            self.started = True
+            gc.collect()
+        else:
+            gc.collect(1)
+        gc.freeze()
+
+    def page_closed(self) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            from tornado.ioloop import IOLoop
+
+            loop = IOLoop.current().asyncio_loop
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = loop.call_later(self.settle, self.collect)
+
+    def collect(self) -> None:
+        self._timer = None
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
+        self.full += 1
+
+
+calm_gc = CalmGC()
 
 
 def flush_stuck_writes(doc=None) -> bool:
