@@ -207,10 +207,11 @@ def lean_patches(doc=None) -> int:
     for connection in list(getattr(session, "_subscribed_connections", None) or ()):
         protocol = getattr(connection, "protocol", None)
         table = getattr(protocol, "_messages", None)
-        if not isinstance(table, dict) or "PATCH-DOC" not in table:
+        kind = "PATCH-DOC"  # i18n: not shown (Bokeh's message type)
+        if not isinstance(table, dict) or kind not in table:
             continue
-        if table["PATCH-DOC"] is not lean:
-            protocol._messages = {**table, "PATCH-DOC": lean}
+        if table[kind] is not lean:
+            protocol._messages = {**table, kind: lean}
         done += 1
     return done
 
