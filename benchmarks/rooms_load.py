@@ -652,35 +652,47 @@ BIG = {"target": 10_000, "barrel": 4995, "opening": 500, "barrel_attempts": 20,
        "bolts_per_penalty": 20, "pits": [[i * 500, i * 500 + 495] for i in range(10)]}
 
 
+def _flood(db: str, created, refused, stop) -> None:
+    from dicelab.errors import RuleError
+    from dicelab.rooms import RoomService
+
+    service = RoomService(f"sqlite://{db}")
+    n = 0
+    while not stop.is_set():
+        n += 1
+        try:
+            service.create(f"flood {n}", "bones", {}, "Flooder", client="10.6.6.6")
+            created.value += 1
+        except RuleError:
+            refused.value += 1
+            stop.wait(0.01)  # a refusal is quick: do not spin a core
+    service.close()
+
+
 class Flood:
-    """One client creating rooms as fast as it can (its own RoomService on the same store, as a
-    second server process would): counts what was created and what the limits refused."""
+    """One client creating rooms as fast as it can: a process of its own with its own
+    RoomService on the same store, as a second server process would (in a thread of this
+    process it took this process's CPU, and its lock, from the sessions being measured).
+    Counts what was created and what the limits refused."""
 
     def __init__(self, db: Path):
-        from dicelab.rooms import RoomService
+        import multiprocessing
 
-        self.service = RoomService(f"sqlite://{db}")
-        self.created = self.refused = 0
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._run, name="flood", daemon=True)
+        ctx = multiprocessing.get_context("spawn")  # (this process runs threads: no fork)
+        self.created, self.refused = ctx.Value("l", 0), ctx.Value("l", 0)
+        self.stop = ctx.Event()
+        self.process = ctx.Process(target=_flood, name="flood", daemon=True,
+                                   args=(str(db), self.created, self.refused, self.stop))
 
-    def _run(self):
-        from dicelab.errors import RuleError
+    def start(self):
+        self.process.start()
 
-        n = 0
-        while not self.stop.is_set():
-            n += 1
-            try:
-                self.service.create(f"flood {n}", "bones", {}, "Flooder", client="10.6.6.6")
-                self.created += 1
-            except RuleError:
-                self.refused += 1
-                self.stop.wait(0.01)  # a refusal is quick: do not spin the client's own CPU
-
-    def finish(self):
+    def finish(self) -> tuple[int, int]:
         self.stop.set()
-        self.thread.join(10)
-        self.service.close()
+        self.process.join(10)
+        if self.process.is_alive():
+            self.process.kill()
+        return self.created.value, self.refused.value
 
 
 def lobby_seconds(db: Path, n_rooms: int) -> dict:
@@ -781,11 +793,10 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
         c0, s0, m0 = own_cpu_s(), server_cpu_s(server.pid), loop_cpu_s(server.pid)
         flood = Flood(db) if hostile else None
         if flood:
-            flood.thread.start()
+            flood.start()
         out["loaded_wall"] = play([g for g, _ in loaded + big])
         if flood:
-            flood.finish()
-            out["flood_created"], out["flood_refused"] = flood.created, flood.refused
+            out["flood_created"], out["flood_refused"] = flood.finish()
             out["big"] = [ms for g, _ in big for ms in g.latencies]
         out["loaded_server_cpu"] = server_cpu_s(server.pid) - s0
         out["loaded_loop_cpu"] = loop_cpu_s(server.pid) - m0
