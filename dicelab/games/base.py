@@ -259,26 +259,11 @@ class Game(param.Parameterized):
         return [] if self.is_over else self._legal_actions(self._state)
 
     def is_legal(self, action) -> bool:
-        # remembered for the state at hand: a table asks about Roll and Stand at every redraw,
-        # and each check plays the action out (dice and all)
-        memo = self.__dict__.get("_legal_memo")
-        if memo is None or memo[0] is not self._state:
-            memo = self._legal_memo = (self._state, {})
         try:
-            known = memo[1].get(action)
-        except TypeError:  # not hashable (a JSON dict): not remembered
-            known = None
-        if known is None:
-            try:
-                self.check(action)
-                known = True
-            except RuleError:
-                known = False
-            try:
-                memo[1][action] = known
-            except TypeError:
-                pass
-        return known
+            self.check(action)
+        except RuleError:
+            return False
+        return True
 
     def check(self, action) -> Action:
         """Raise RuleError if ``action`` is not allowed now; return it as an Action."""

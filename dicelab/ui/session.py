@@ -127,6 +127,13 @@ def every(fn, period_ms: int = 2000):
     return stop
 
 
+def _connections(doc=None) -> list:
+    """The websocket connections of this session (none outside a server)."""
+    doc = doc or served_doc()
+    session = getattr(getattr(doc, "session_context", None), "_session", None)
+    return list(getattr(session, "_subscribed_connections", None) or ())
+
+
 def send_at_once(doc=None) -> int:
     """Turn Nagle's algorithm off on this session's websockets; returns how many.
 
@@ -135,10 +142,8 @@ def send_at_once(doc=None) -> int:
     the previous one is unacknowledged waits for the browser's delayed ACK (40 ms on Linux, up
     to 200 ms on Windows) before it leaves. Browsers set TCP_NODELAY on their side. Call it
     once the page is loaded (its websocket is open then)."""
-    doc = doc or served_doc()
-    session = getattr(getattr(doc, "session_context", None), "_session", None)
     done = 0
-    for connection in list(getattr(session, "_subscribed_connections", None) or ()):
+    for connection in _connections(doc):
         try:
             connection._socket.set_nodelay(True)
             done += 1
@@ -200,11 +205,9 @@ def lean_patches(doc=None) -> int:
     """This session's websockets make their PATCH-DOC messages with ``_lean_patch_doc``;
     returns how many. A connection's protocol otherwise shares Bokeh's table of message
     classes: only this session's are changed. Call it once the page is loaded."""
-    doc = doc or served_doc()
-    session = getattr(getattr(doc, "session_context", None), "_session", None)
     lean = _lean_patch_doc()
     done = 0
-    for connection in list(getattr(session, "_subscribed_connections", None) or ()):
+    for connection in _connections(doc):
         protocol = getattr(connection, "protocol", None)
         table = getattr(protocol, "_messages", None)
         kind = "PATCH-DOC"  # i18n: not shown (Bokeh's message type)

@@ -42,24 +42,9 @@ class TrayView(FixedDesign, JSComponent):
         # of Panel's path, which looks for Bokeh models in the old and new view (plain data has
         # none) and asks the component's model for a ``view`` attribute it does not have, where
         # Bokeh builds a did-you-mean list over every property before raising: about half of
-        # the tray's update; nor, for a string, Panel's walk of the data model for models
-        # (``_set_on_model``): the text is set as that would, marked as the server's change
-        data, rid = model.data, root.ref["id"]
-        if data.view == msg["view"]:
-            return
-        before = self._changing.get(rid)
-        self._changing[rid] = ["view"]
-        try:
-            if doc is not None and doc.callbacks.hold_value:  # one message already
-                data.view = msg["view"]
-            else:
-                with hold(doc):
-                    data.view = msg["view"]
-        finally:
-            if before:
-                self._changing[rid] = before
-            else:
-                del self._changing[rid]
+        # the tray's update
+        with hold(doc):
+            self._set_on_model({"view": msg["view"]}, root, model.data)
 
     @property
     def shown(self) -> dict:
