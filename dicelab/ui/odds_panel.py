@@ -48,7 +48,7 @@ class OddsPanel(TableView):
                          visible=False)
         est = win_estimate(self.play)
         if est is not None:
-            est.param.watch(self._estimate, ["result", "key"])
+            est.param.watch(self._estimated, "result")
         self._refresh()
 
     def _theme(self, *_args):
@@ -62,6 +62,12 @@ class OddsPanel(TableView):
                 r.text_color = color
             elif isinstance(r, Label) and r.name == "bust":
                 r.text_color = BUST_ON_DARK if dark else BUST  # AA contrast on either page
+
+    def _estimated(self, event):
+        """A step of the estimate is done. (Its restart, to None, comes with a move of the
+        game: the table's refresh that follows says "estimating" once, not twice.)"""
+        if event.new is not None:
+            self._estimate()
 
     def _estimate(self, *_args):
         text = estimate_html(self.play)

@@ -17,7 +17,7 @@ import param
 from ..actions import Reroll, Score
 from ..errors import RuleError
 from ..games.base import Game
-from ..i18n import L_, N_, Msg, _
+from ..i18n import L_, N_, Msg, _, language, using
 from .names import said, seat_name, strategy_label
 from .session import defer, one_message, served_doc
 from .variants import ui_for
@@ -266,7 +266,7 @@ class Play(param.Parameterized):
         if served_doc() is None:  # a notebook or a script: no browser to send the dice first
             at_once = True
         rolls = [e for e in events if e.data.get("dice") is not None] if animate else []
-        with param.parameterized.batch_call_watchers(self):
+        with using(language()), param.parameterized.batch_call_watchers(self):
             self.message = ""
             self.last_events = events
             if rolls:
@@ -305,7 +305,8 @@ class Play(param.Parameterized):
     def changed(self, *counters: str, **values) -> None:
         """Show a change: set ``values``, bump ``counters`` (the views that show them redraw,
         each once) and then ``tick``, as one message to the browser."""
-        with one_message(), param.parameterized.batch_call_watchers(self):
+        # (the page's language looked up once: the views' words ask for it ~100 times)
+        with one_message(), using(language()), param.parameterized.batch_call_watchers(self):
             self.param.update(**values, **{c: getattr(self, c) + 1 for c in counters})
             self.tick += 1
 

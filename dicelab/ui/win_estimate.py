@@ -75,7 +75,8 @@ def estimate_html(play) -> str:
     est = win_estimate(play)
     if est is None or not applies(play.game):
         return ""
-    r = est.result
+    # (an estimate of an earlier state is not shown: the table may redraw before it restarts)
+    r = est.result if est.key == len(play.game.actions) else None
     if r is None:
         words = _("estimating from play-outs…")
         body = f"<span class='na'>{words}</span>"
