@@ -848,6 +848,14 @@ def report(r: dict) -> None:
              f"{1000 * r['loaded_client_cpu'] / r['loaded_actions']:.0f}"),
             ("ratio loaded / lone", "", f"{r['ratio_p50']:.2f}x", f"{r['ratio_p95']:.2f}x",
              "", "", "", "")]
+    pages = r.get("loaded_pages")
+    if pages:  # each player's own page: the acting one first, the room's others after it
+        rows += [("loaded, each player's own page", len(pages),
+                  f"{statistics.median(pages):.0f}", f"{pct(pages, .95):.0f}",
+                  f"{max(pages):.0f}", "", "", ""),
+                 ("ratio each page / lone", "",
+                  f"{statistics.median(pages) / statistics.median(r['lone']):.2f}x",
+                  f"{pct(pages, .95) / pct(r['lone'], .95):.2f}x", "", "", "", "")]
     pinned = r.get("pinned")
     where = (f"server pinned to CPU {pinned[0]}, client to CPU {pinned[1]}" if pinned else
              f"not pinned: server and client share CPUs {r.get('cpus')}")

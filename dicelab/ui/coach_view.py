@@ -60,7 +60,8 @@ class CoachView(pn.viewable.Viewer):
         g, on = self.play.game, self.play.prefs.coach
         if not on:  # nothing to judge: the copy catches up when the coach is switched on
             self._draw_line()
-            self._panel.visible = False
+            if self._panel.visible:  # (a set of the same value still costs every page)
+                self._panel.visible = False
             return
         switched_on = any(e.name == "coach" for e in events)  # earlier actions: not judged
         try:
@@ -87,7 +88,8 @@ class CoachView(pn.viewable.Viewer):
     def _draw_line(self):
         e = self.entry
         if not self.play.prefs.coach or e is None:
-            self._line.object = ""
+            if self._line.object:
+                self._line.object = ""
             return
         kind = "costly" if e.mistake else "good"
         self._line.object = (f'<div class="coach-line {kind}" data-testid="coach-line">'

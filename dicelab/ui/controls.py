@@ -6,10 +6,11 @@ import param
 
 from ..i18n import _, p_
 from .notebook import FixedDesign
+from .session import Unbusy
 from .view import TableView
 
 
-class Button(FixedDesign, pn.widgets.Button):
+class Button(Unbusy, FixedDesign, pn.widgets.Button):
     """Bokeh's button; a new label or ``disabled`` is sent alone."""
 
     def _sync__name(self, event):

@@ -4,8 +4,10 @@ from __future__ import annotations
 import param
 from panel.custom import JSComponent
 
+from .session import Unbusy
 
-class KeyBridge(JSComponent):
+
+class KeyBridge(Unbusy, JSComponent):
     """Sends ".", "0", "1".."5", Enter to Python (never while typing in a field) and the
     browser's light/dark preference."""
 

@@ -304,8 +304,7 @@ class Play(param.Parameterized):
 
     def changed(self, *counters: str, **values) -> None:
         """Show a change: set ``values``, bump ``counters`` (the views that show them redraw,
-        each once) and then ``tick``, as one message to the browser."""
-        # (the page's language looked up once: the views' words ask for it ~100 times)
+        each once, in the page's language looked up once) and then ``tick``, as one message."""
         with one_message(), using(language()), param.parameterized.batch_call_watchers(self):
             self.param.update(**values, **{c: getattr(self, c) + 1 for c in counters})
             self.tick += 1

@@ -12,13 +12,14 @@ from panel.io.document import hold
 from ..i18n import _, text
 
 from .notebook import FixedDesign
+from .session import Unbusy
 from .play import Play
 from .view import TableView
 
 HERE = Path(__file__).parent
 
 
-class TrayView(FixedDesign, JSComponent):
+class TrayView(Unbusy, FixedDesign, JSComponent):
     """Renders the tray description built by DiceTray (one message per change).
 
     ``view`` is the description as JSON text: Bokeh walks every value set on a model, and
