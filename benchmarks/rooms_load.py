@@ -251,6 +251,9 @@ class Seat:
                     self.session._handle_patch(message)
                     if self.tray is None:  # the document's models are complete now
                         self._look_for_table()
+        except Exception as exc:  # noqa: BLE001  (said by describe(), not lost in the loop)
+            self.error = f"{type(exc).__name__} applying the server's messages: {exc}"
+            self.ready.set()
         finally:
             self.loop.stop()
 
@@ -354,6 +357,8 @@ class Seat:
 
     # ----- from any thread -------------------------------------------------------------------
     def describe(self) -> str:
+        if self.error:
+            return self.error
         out, done = [], threading.Event()
         self.loop.add_callback(self._describe, out, done)
         return out[0] if done.wait(5) else "no answer"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import html
 import threading
-import types
 import time
 
 import pytest
@@ -387,12 +386,9 @@ class _Doc:
 
     def __init__(self, loop):
         self.loop, self.threads = loop, set()
-        self.callbacks = types.SimpleNamespace(hold_value=None)  # Bokeh's hold, not held
-        self.added = 0
 
     def add_next_tick_callback(self, cb):
         self.threads.add(threading.get_ident())
-        self.added += 1
         self.loop.call_soon(cb)
 
 
@@ -432,50 +428,6 @@ def test_handoff_touches_the_document_only_from_its_event_loop():
     finally:
         loop.call_soon_threadsafe(loop.stop)
         loop_thread.join(5)
-
-
-def test_news_from_an_action_runs_before_a_later_action():
-    """Under load, an action's news to the room's other pages must not wait behind actions of
-    other rooms that arrive meanwhile (rooms_load: p95 38-56 ms, 32 ms once fixed). Called on
-    the loop's thread from another page's callback, a page's update is queued at once; from
-    its own page's callback, or while its page is held, it still goes through the loop."""
-    import asyncio
-
-    from panel.io.state import set_curdoc
-
-    from dicelab.ui.session import handoff
-
-    loop = asyncio.new_event_loop()
-    page, other = _Doc(loop), _Doc(loop)
-    order = []
-
-    async def make():
-        with set_curdoc(page):
-            return handoff(lambda: order.append("news"))
-
-    async def act(doc, held=None):
-        """An action in ``doc``'s callback; a message from elsewhere arrives meanwhile."""
-        page.callbacks.hold_value = held
-        with set_curdoc(doc):
-            call()
-            added = page.added
-        loop.call_soon(order.append, "later action")
-        await asyncio.sleep(0.01)
-        return added
-
-    try:
-        call = loop.run_until_complete(make())
-        loop.run_until_complete(act(other))  # the first goes through the loop: it learns it
-        order.clear()
-        assert loop.run_until_complete(act(other)) == page.added  # queued during the call
-        assert order == ["news", "later action"]
-        for doc, held in ((page, None), (other, "combine")):
-            order.clear()
-            before = page.added
-            assert loop.run_until_complete(act(doc, held)) == before  # not touched in the call
-            assert sorted(order) == ["later action", "news"]  # and it still arrives
-    finally:
-        loop.close()
 
 
 def test_a_stranded_write_queue_is_sent(monkeypatch):

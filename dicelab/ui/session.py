@@ -83,15 +83,12 @@ def handoff(fn):
 
         loop = IOLoop.current().asyncio_loop
     pending = threading.Event()
-    loop_thread = None  # known once ``schedule`` has run there
 
     def run():
         pending.clear()
         fn()
 
     def schedule():  # on the event loop's thread, outside any callback
-        nonlocal loop_thread
-        loop_thread = threading.get_ident()
         try:
             _next_tick(doc, run)
         except Exception:  # the session has gone
@@ -101,13 +98,6 @@ def handoff(fn):
         if pending.is_set():
             return
         pending.set()
-        if (threading.get_ident() == loop_thread and pn.state.curdoc is not doc
-                and doc.callbacks.hold_value is None):
-            # on the loop's thread, in another page's callback (an action in this room), with
-            # this page not held: queued at once, so it runs before an action that arrives
-            # meanwhile (under load, a hop through call_soon let those go first: +13 ms)
-            schedule()
-            return
         try:
             loop.call_soon_threadsafe(schedule)
         except RuntimeError:  # the loop has closed
