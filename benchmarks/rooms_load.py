@@ -39,7 +39,8 @@ Measured:
   room shows a table with a new tick and new content (the tray without its tick differs:
   an extra refresh of the same state does not count); p50/p95 of the lone room (one seat,
   one session, ``--lone-actions`` actions: 90, enough for a steady p95) and of the loaded
-  rooms, and the ratio (goal: p95 within 2x of the lone one);
+  rooms, and the ratio (goal: p95 within 2x of the lone one); also until each player's own
+  page shows it (the acting page first, the room's other pages one after another);
 - server memory per session: VmRSS of the ``panel serve`` process with every loaded session
   open, less VmRSS just before they opened (the lone session, warm, still open), over the
   number of sessions (goal < 30 MB);
