@@ -219,8 +219,6 @@ class Seat:
             # what browsers do: TCP_NODELAY. (Without it each message's second frame waits for
             # the server's delayed ACK: 40 ms on every action, lone or loaded.)
             self.session._connection._socket._socket.protocol.set_nodelay(True)
-            if os.environ.get("PROBE_CLIENT_NODELAY"):
-                self.session._connection._socket._socket.protocol.set_nodelay(True)
             doc.on_change(self._changed)
             keeper = self._data_with("tokens")
             keys = self._data_with("prefers_dark")

@@ -595,3 +595,13 @@ def test_redis_rooms_stored_before_the_status_sets_are_filed_once(redis_url):
         assert [x.name for x in store.page(False, 10)[0]] == ["Old2"]
     finally:
         store.close()
+
+
+def test_a_seat_is_at_the_table_only_with_its_person_there():
+    from dicelab.rooms.model import RoomSeat
+
+    assert RoomSeat("Ann", holder="h").at_table
+    assert not RoomSeat("Ann", holder="h", away_since=5.0).at_table       # away
+    assert not RoomSeat("Ann", holder="h", strategy="chicken").at_table   # taken over
+    assert not RoomSeat("Robo", strategy="chicken").at_table              # a computer
+    assert not RoomSeat("Gone").at_table                                  # left, empty

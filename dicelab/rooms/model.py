@@ -135,6 +135,11 @@ class RoomSeat:
     def is_empty(self) -> bool:
         return self.holder is None and self.strategy is None
 
+    @property
+    def at_table(self) -> bool:
+        """Its person plays it and is here (not away, not replaced by a computer)."""
+        return self.holder is not None and self.strategy is None and self.away_since is None
+
 
 @dataclass
 class Room:

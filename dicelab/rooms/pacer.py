@@ -128,8 +128,7 @@ class Pacer:
             shown = self.service.room(key, cached=True)  # (read once for the room's pages)
         except RuleError:  # deleted meanwhile
             return None
-        if not shown.started or all(s.holder is not None and not s.is_computer
-                                    and s.away_since is None for s in shown.seats):
+        if not shown.started or all(s.at_table for s in shown.seats):
             # people at every seat: nothing to play or take over until a seat changes (news).
             # The game is not brought up to date here: that took the room's lock and the
             # interpreter from the pages at every action of every room

@@ -65,6 +65,17 @@ def one_message():
         yield
 
 
+def _server_loop():
+    """The server's asyncio loop: the running one, else Tornado's current (a session's
+    callbacks can run outside a coroutine)."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        from tornado.ioloop import IOLoop
+
+        return IOLoop.current().asyncio_loop
+
+
 def handoff(fn):
     """``fn`` made callable from any thread: it runs later in this session's document (calls
     made before it ran are merged into one). Outside a served session it runs at once.
@@ -76,12 +87,7 @@ def handoff(fn):
     doc = served_doc()
     if doc is None:
         return lambda *args: fn()
-    try:
-        loop = asyncio.get_running_loop()
-    except RuntimeError:
-        from tornado.ioloop import IOLoop
-
-        loop = IOLoop.current().asyncio_loop
+    loop = _server_loop()
     pending = threading.Event()
 
     def run():
@@ -264,15 +270,9 @@ class CalmGC:
         gc.freeze()
 
     def page_closed(self) -> None:
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            from tornado.ioloop import IOLoop
-
-            loop = IOLoop.current().asyncio_loop
         if self._timer is not None:
             self._timer.cancel()
-        self._timer = loop.call_later(self.settle, self.collect)
+        self._timer = _server_loop().call_later(self.settle, self.collect)
 
     def collect(self) -> None:
         self._timer = None
