@@ -430,6 +430,76 @@ def test_handoff_touches_the_document_only_from_its_event_loop():
         loop_thread.join(5)
 
 
+class _ServedDoc:
+    """Built on a real Bokeh document that says it is served: records the callbacks added."""
+
+    @staticmethod
+    def make(loop):
+        from bokeh.document import Document
+
+        class Served(Document):
+            session_context = object()
+
+            def add_next_tick_callback(self, cb):
+                self.added.append(cb)
+                loop.call_soon(cb)
+        doc = Served()
+        doc.added = []
+        return doc
+
+
+def test_an_action_shows_the_other_pages_in_the_same_turn_of_the_event_loop(caplog):
+    """Regression (issue 15): a room's other pages were updated by callbacks queued behind every
+    other room's work, so the rooms' updates interleaved and a room's last page waited for the
+    others' too. Inside ``fan_out`` (a page's action) the news for this process's pages runs
+    when the block ends, in order, each page with its own document as curdoc, its changes held;
+    news from other threads, and a page whose update fails, still go through the document."""
+    import asyncio
+
+    import panel as pn
+    from panel.io.state import set_curdoc
+
+    from dicelab.ui.session import fan_out, handoff
+
+    loop = asyncio.new_event_loop()
+    docs = [_ServedDoc.make(loop) for _ in range(4)]
+    seen = []
+
+    def shown(i):
+        if i == 3:
+            raise RuntimeError("a broken page")
+        doc = pn.state.curdoc
+        seen.append((i, doc is docs[i], bool(doc.callbacks.hold_value)))
+
+    async def scenario():
+        calls = []
+        for i, doc in enumerate(docs):
+            with set_curdoc(doc):
+                calls.append(handoff(lambda i=i: shown(i)))
+        with set_curdoc(docs[0]):
+            with fan_out():
+                calls[2]()
+                calls[1]()
+                calls[2]()  # merged with the first
+                other = threading.Thread(target=calls[0])  # not this thread: a callback
+                other.start()
+                other.join()
+                calls[3]()
+                assert seen == []  # nothing before the block ends
+            assert seen == [(2, True, True), (1, True, True)]
+            assert docs[1].added == docs[2].added == []
+        for _ in range(20):  # the other thread's news, and the failed page, on the loop
+            await asyncio.sleep(0.01)
+        return calls
+
+    with caplog.at_level("ERROR"):
+        loop.run_until_complete(scenario())
+    loop.close()
+    assert seen[2:] == [(0, True, False)]  # the thread's news ran as a document callback
+    assert len(docs[0].added) == 1 and len(docs[3].added) == 1  # the failure: scheduled again
+    assert "scheduled again" in caplog.text
+
+
 def test_a_stranded_write_queue_is_sent(monkeypatch):
     """Panel can leave a page's queued messages with no task to write them (the rooms browser
     tests saw a page stay one move behind for good); the session's periodic check sends them."""

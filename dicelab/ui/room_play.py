@@ -10,7 +10,7 @@ from ..rooms import Room, RoomService
 from ..i18n import _
 from .names import said, strategy_label
 from .play import Play, Prefs
-from .session import one_message
+from .session import fan_out, one_message
 
 
 def replica(room: Room):
@@ -63,11 +63,13 @@ class RoomPlay(Play):
     # acting: through the service, which stores the action before anyone is shown it
     def _apply(self, action) -> bool:
         self.settle()
-        try:  # the number it should get: a retried or doubled click is not played twice
-            self.service.act(self.room.name, self.token, action, expect=len(self.game.actions))
-        except RuleError as exc:
-            return self._refuse(said(exc))
-        self.sync()
+        with fan_out():  # this page first, then the room's other pages here
+            try:  # the number it should get: a retried or doubled click is not played twice
+                self.service.act(self.room.name, self.token, action,
+                                 expect=len(self.game.actions))
+            except RuleError as exc:
+                return self._refuse(said(exc))
+            self.sync()
         return True
 
     def _seat_shape(self) -> list:

@@ -7,9 +7,12 @@ import asyncio
 import contextlib
 import functools
 import gc
+import logging
 import threading
 
 import panel as pn
+
+log = logging.getLogger(__name__)
 
 
 def served_doc():
@@ -104,11 +107,55 @@ def handoff(fn):
         if pending.is_set():
             return
         pending.set()
+        if _fanning is not None and threading.get_ident() == _fanning[0]:
+            _fanning[1].append((doc, run))  # shown at the end of fan_out()
+            return
         try:
             loop.call_soon_threadsafe(schedule)
         except RuntimeError:  # the loop has closed
             pending.clear()
     return call
+
+
+_fanning: tuple[int, list] | None = None  # (the event loop's thread, handoffs to run)
+
+
+@contextlib.contextmanager
+def fan_out():
+    """Around a page's action in a served session: the news it gives the other pages of this
+    process (``handoff`` calls made inside, on this thread) is shown when the block ends, one
+    page after another, in this same turn of the event loop. As callbacks, each page's update
+    waited behind whatever every other room had queued, so the rooms' updates interleaved and
+    each room's last page waited for the others' work too."""
+    global _fanning
+    if _fanning is not None or served_doc() is None:
+        yield
+        return
+    runs: list = []
+    _fanning = (threading.get_ident(), runs)
+    try:
+        yield
+    finally:
+        _fanning = None
+        _show_now(runs)
+
+
+def _show_now(runs) -> None:
+    """Run each page's handoff with its document as curdoc, its changes held and written to
+    its browser by Panel (as Panel does for changes made outside a Bokeh callback)."""
+    from panel.io.document import hold
+    from panel.io.state import set_curdoc
+
+    for doc, run in runs:
+        try:
+            with set_curdoc(doc), hold(doc):
+                run()
+        except Exception:  # that page's own callback will try again
+            log.exception("a page's update failed; it is scheduled again")  # i18n: not shown
+            try:
+                _next_tick(doc, run)
+            except Exception:  # the session has gone
+                pass
 
 
 class Unbusy:
