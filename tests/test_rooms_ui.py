@@ -379,17 +379,23 @@ def test_the_session_a_reload_left_behind_does_not_mark_the_seat_away(backend):
 
 
 # ----- news from other threads reaches a served session ----------------------------------------
-class _Doc:
-    """Stands for a served session's Bokeh document: records which thread adds callbacks."""
+class _ServedDoc:
+    """Stands for a served session's Bokeh document (a real one that says it is served):
+    records which thread added each callback."""
 
-    session_context = object()
+    @staticmethod
+    def make(loop):
+        from bokeh.document import Document
 
-    def __init__(self, loop):
-        self.loop, self.threads = loop, set()
+        class Served(Document):
+            session_context = object()
 
-    def add_next_tick_callback(self, cb):
-        self.threads.add(threading.get_ident())
-        self.loop.call_soon(cb)
+            def add_next_tick_callback(self, cb):
+                self.added.append((threading.get_ident(), cb))
+                loop.call_soon(cb)
+        doc = Served()
+        doc.added = []
+        return doc
 
 
 def test_handoff_touches_the_document_only_from_its_event_loop():
@@ -405,7 +411,7 @@ def test_handoff_touches_the_document_only_from_its_event_loop():
     loop = asyncio.new_event_loop()
     loop_thread = threading.Thread(target=loop.run_forever, daemon=True)
     loop_thread.start()
-    doc = _Doc(loop)
+    doc = _ServedDoc.make(loop)
     ran = []
 
     async def make():
@@ -423,29 +429,11 @@ def test_handoff_touches_the_document_only_from_its_event_loop():
             for t in threads:
                 t.join()
             wait_for(lambda: len(ran) > before, 5, f"burst {burst} to run fn")
-        assert doc.threads == {loop_thread.ident}
+        assert {thread for thread, _ in doc.added} == {loop_thread.ident}
         assert len(ran) < 20 * 800  # calls made while one was pending were merged
     finally:
         loop.call_soon_threadsafe(loop.stop)
         loop_thread.join(5)
-
-
-class _ServedDoc:
-    """Built on a real Bokeh document that says it is served: records the callbacks added."""
-
-    @staticmethod
-    def make(loop):
-        from bokeh.document import Document
-
-        class Served(Document):
-            session_context = object()
-
-            def add_next_tick_callback(self, cb):
-                self.added.append(cb)
-                loop.call_soon(cb)
-        doc = Served()
-        doc.added = []
-        return doc
 
 
 def test_an_action_shows_the_other_pages_in_the_same_turn_of_the_event_loop(caplog):
@@ -453,7 +441,12 @@ def test_an_action_shows_the_other_pages_in_the_same_turn_of_the_event_loop(capl
     other room's work, so the rooms' updates interleaved and a room's last page waited for the
     others' too. Inside ``fan_out`` (a page's action) the news for this process's pages runs
     when the block ends, in order, each page with its own document as curdoc, its changes held;
-    news from other threads, and a page whose update fails, still go through the document."""
+    news from other threads, and a page whose update fails, still go through the document.
+
+    Held there too (regression): a chart's new points, set straight on a Bokeh model in such a
+    callback, went out by Bokeh's own writer, which overtook the messages Panel had queued for
+    a busy socket; a page opening in a burst then got points for a chart it was never sent
+    (``UnknownReferenceError`` in 1 of 4 bursts of 31 pages; 0 of 12 since)."""
     import asyncio
 
     import panel as pn
@@ -495,7 +488,7 @@ def test_an_action_shows_the_other_pages_in_the_same_turn_of_the_event_loop(capl
     with caplog.at_level("ERROR"):
         loop.run_until_complete(scenario())
     loop.close()
-    assert seen[2:] == [(0, True, False)]  # the thread's news ran as a document callback
+    assert seen[2:] == [(0, True, True)]  # the thread's news: a document callback, held
     assert len(docs[0].added) == 1 and len(docs[3].added) == 1  # the failure: scheduled again
     assert "scheduled again" in caplog.text
 

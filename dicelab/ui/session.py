@@ -23,11 +23,17 @@ def served_doc():
 
 
 def _next_tick(doc, fn) -> None:
-    """On the event loop's thread: ``fn`` as a next-tick callback, with ``doc`` as curdoc."""
+    """On the event loop's thread: ``fn`` as a next-tick callback, with ``doc`` as curdoc and
+    its changes held: Panel writes them, after any messages it still holds for this page.
+    (A change made straight on a Bokeh model, such as a chart's new points, went out through
+    Bokeh's own writer, which waits on the socket's lock and so overtook the messages Panel
+    queued behind that lock: a page opening in a burst of openings got points for a chart
+    whose table it had not been sent yet, and never showed the table.)"""
+    from panel.io.document import hold
     from panel.io.state import set_curdoc
 
     def run():
-        with set_curdoc(doc):
+        with set_curdoc(doc), hold(doc):
             fn()
     doc.add_next_tick_callback(run)
 
