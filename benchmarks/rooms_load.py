@@ -1,6 +1,7 @@
 """Network games under load: 30 sessions in 10 rooms at once, next to one lone session (same run).
 
     .venv/bin/python benchmarks/rooms_load.py [--sessions 30] [--rooms 10] [--actions 30]
+                                              [--lone-actions 90] [--alone-actions 60]
                                               [--think 0.5] [--port P] [--json out.json]
                                               [--hostile] [--pin]
 
@@ -40,10 +41,12 @@ Measured:
   an extra refresh of the same state does not count); p50/p95 of the lone room (one seat,
   one session, ``--lone-actions`` actions: 90, enough for a steady p95) and of the loaded
   rooms, and the ratio (goal: p95 within 2x of the lone one); also until each player's own
-  page shows it (the acting page first, the room's other pages one after another);
+  page shows it (the acting page first, the room's other pages one after another); and of one
+  room like the loaded ones played alone before them (``--alone-actions``: 60), which tells
+  the room's own size (its last page waits for each of its pages in turn) from the load;
 - server memory per session: VmRSS of the ``panel serve`` process with every loaded session
-  open, less VmRSS just before they opened (the lone session, warm, still open), over the
-  number of sessions (goal < 30 MB);
+  open, less VmRSS just before they opened (the lone and alone sessions, warm, still open),
+  over the number of sessions (goal < 30 MB);
 - lost or duplicated actions: each room's log in the store against the actions the sessions
   sent (must be 0), and whether every page ended showing its room's final state as the store
   has it (banner, scoreboard and dice as the app would draw them for that seat);
@@ -743,17 +746,31 @@ def lobby_seconds(db: Path, n_rooms: int) -> dict:
 
 
 # ----- the whole run -----------------------------------------------------------------------------
+def play_alone(out: dict, name: str, service, pid: int, game: "RoomGame") -> dict:
+    """Play one room with nothing else going on; its numbers go into ``out`` under ``name``
+    (latencies, wall and CPU times); returns its check."""
+    c0, s0, m0 = own_cpu_s(), server_cpu_s(pid), loop_cpu_s(pid)
+    out[f"{name}_wall"] = play([game])
+    out[f"{name}_server_cpu"] = server_cpu_s(pid) - s0
+    out[f"{name}_loop_cpu"] = loop_cpu_s(pid) - m0
+    out[f"{name}_client_cpu"] = own_cpu_s() - c0
+    out[name] = game.latencies
+    out[f"{name}_pages"] = game.page_latencies
+    out[f"{name}_actions"] = len(game.sent)
+    return check(service, [game])
+
+
 def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float = 0.5,
             port: int = 0, pace: float = 0.05, seed: int | None = None,
             workdir: Path | None = None, app: Path | None = None, hostile: bool = False,
-            pin: bool = False, lone_actions: int = 90) -> dict:
+            pin: bool = False, lone_actions: int = 90, alone_actions: int = 60) -> dict:
     """Serve the app, play the lone room then the loaded rooms; returns every number."""
     from dicelab.rooms import RoomService
     from tests.ui.conftest import free_port
 
     if sessions % rooms:
         raise ValueError("sessions must be a multiple of rooms")
-    if min(actions, lone_actions) <= WARMUP:
+    if min(actions, lone_actions, alone_actions) <= WARMUP:
         raise ValueError(f"more than {WARMUP} actions per room, please: the first {WARMUP} "
                          "warm up")
     _install_data_model_defs()
@@ -769,21 +786,23 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
     out = {"sessions": sessions, "rooms": rooms, "actions": actions, "think": think,
            "pinned": pinned and [sorted(c) for c in pinned],
            "cpus": sorted(os.sched_getaffinity(server.pid))}
-    lone_seats = seats = []
+    lone_seats = alone_seats = seats = []
     try:
         out["rss_cold"] = rss_mb(server.pid)
         # the lone session: one room, one seat, one page
         lone = seat_rooms(service, "lone", 1, 1, lone_actions, think, rng)
         lone_seats = open_seats(url, lone)
-        c0, s0, m0 = own_cpu_s(), server_cpu_s(server.pid), loop_cpu_s(server.pid)
-        out["lone_wall"] = play([g for g, _ in lone])
-        out["lone_server_cpu"] = server_cpu_s(server.pid) - s0
-        out["lone_loop_cpu"] = loop_cpu_s(server.pid) - m0
-        out["lone_client_cpu"] = own_cpu_s() - c0
-        lone_check = check(service, [g for g, _ in lone])
-        out["lone"] = lone[0][0].latencies
-        out["lone_actions"] = len(lone[0][0].sent)
-        # the loaded rooms (the lone session stays open, idle: the baseline holds it)
+        lone_check = play_alone(out, "lone", service, server.pid, lone[0][0])
+        # one room like the loaded ones, alone on the server: what a room's size costs its
+        # last page, apart from the load (its own random numbers: the loaded phase's stay)
+        alone = seat_rooms(service, "alone", 1, sessions // rooms, alone_actions, think,
+                           random.Random(None if seed is None else seed + 1))
+        alone_seats = open_seats(url, alone)
+        alone_check = play_alone(out, "alone", service, server.pid, alone[0][0])
+        # (its pages stay open, idle, like the lone one: a page closing makes the server's
+        # full garbage collection a few seconds later, which would stall the loaded phase)
+        # the loaded rooms (the lone and alone sessions stay open, idle: the baseline holds
+        # them)
         time.sleep(1.0)
         out["rss_before"] = rss_mb(server.pid)
         loaded = seat_rooms(service, "load", rooms, sessions // rooms, actions, think, rng)
@@ -818,7 +837,7 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
         print(f"rooms_load: the server's log and the rooms are kept in {work}", file=sys.stderr)
         raise
     finally:
-        close_all(lone_seats + seats)
+        close_all(lone_seats + alone_seats + seats)
         service.close()
         server.terminate()
         try:
@@ -830,10 +849,11 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
     out["mb_per_session"] = (max(out["rss_open"], out["rss_played"]) - out["rss_before"]) \
         / sessions
     for k in ("lost", "duplicated", "wrong_pages"):
-        out[k] = lone_check[k] + loaded_check[k]
-    out["problems"] = lone_check["problems"] + loaded_check["problems"]
+        out[k] = lone_check[k] + alone_check[k] + loaded_check[k]
+    out["problems"] = lone_check["problems"] + alone_check["problems"] + loaded_check["problems"]
     out["ratio_p95"] = pct(out["loaded"], .95) / pct(out["lone"], .95)
     out["ratio_p50"] = statistics.median(out["loaded"]) / statistics.median(out["lone"])
+    out["ratio_alone_p95"] = pct(out["loaded"], .95) / pct(out["alone"], .95)
     return out
 
 
@@ -852,6 +872,18 @@ def report(r: dict) -> None:
              f"{1000 * r['loaded_client_cpu'] / r['loaded_actions']:.0f}"),
             ("ratio loaded / lone", "", f"{r['ratio_p50']:.2f}x", f"{r['ratio_p95']:.2f}x",
              "", "", "", "")]
+    alone = r.get("alone")
+    if alone:  # the same kind of room, alone: the load's part of the ratio, apart from the room's
+        per_room = r["sessions"] // r["rooms"]
+        rows += [(f"one room of {per_room}, alone", len(alone),
+                  f"{statistics.median(alone):.0f}", f"{pct(alone, .95):.0f}",
+                  f"{max(alone):.0f}",
+                  f"{1000 * r['alone_server_cpu'] / r['alone_actions']:.0f}",
+                  f"{1000 * r['alone_loop_cpu'] / r['alone_actions']:.0f}",
+                  f"{1000 * r['alone_client_cpu'] / r['alone_actions']:.0f}"),
+                 ("ratio loaded / room alone", "",
+                  f"{statistics.median(r['loaded']) / statistics.median(alone):.2f}x",
+                  f"{r['ratio_alone_p95']:.2f}x", "", "", "", "")]
     pages = r.get("loaded_pages")
     if pages:  # each player's own page: the acting one first, the room's others after it
         rows += [("loaded, each player's own page", len(pages),
@@ -873,7 +905,8 @@ def report(r: dict) -> None:
                 "lost or duplicated)",
                 ["measure", "value"],
                 [("RSS before any session, MB", f"{r['rss_cold']:.0f}"),
-                 ("RSS with the lone session, MB", f"{r['rss_before']:.0f}"),
+                 ("RSS with the lone session and the room alone, MB",
+                  f"{r['rss_before']:.0f}"),
                  (f"RSS with {r['sessions']} more sessions open / after play, MB",
                   f"{r['rss_open']:.0f} / {r['rss_played']:.0f}"),
                  ("MB per session", f"{mb:.1f}"),
@@ -911,6 +944,8 @@ def main(argv=None) -> int:
     ap.add_argument("--lone-actions", type=int, default=90,
                     help="actions of the lone room (the yardstick: its p95 from 28 actions, "
                          "the default before 2026-12-02, moved 14-31 ms between runs)")
+    ap.add_argument("--alone-actions", type=int, default=60,
+                    help="actions of the room played alone (one room of sessions/rooms seats)")
     ap.add_argument("--think", type=float, default=0.5,
                     help="seconds a player waits after seeing the last action")
     ap.add_argument("--port", type=int, default=0)
@@ -928,7 +963,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     r = measure(sessions=args.sessions, rooms=args.rooms, actions=args.actions,
                 think=args.think, port=args.port, seed=args.seed, app=args.app,
-                hostile=args.hostile, pin=args.pin, lone_actions=args.lone_actions)
+                hostile=args.hostile, pin=args.pin, lone_actions=args.lone_actions,
+                alone_actions=args.alone_actions)
     report(r)
     if args.json:
         args.json.write_text(json.dumps(r, indent=1))

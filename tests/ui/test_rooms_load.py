@@ -33,7 +33,8 @@ def test_rooms_under_load_lose_nothing_and_every_page_ends_in_the_final_state(tm
     out = tmp_path / "rooms_load.json"
     run = subprocess.run(
         [sys.executable, str(SCRIPT), "--sessions", "12", "--rooms", "4", "--actions", "6",
-         "--lone-actions", "6", "--think", "0.2", "--seed", "6", "--json", str(out)],
+         "--lone-actions", "6", "--alone-actions", "6", "--think", "0.2", "--seed", "6",
+         "--json", str(out)],
         check=False, cwd=ROOT, capture_output=True, text=True, timeout=600)
     text = run.stdout + ("\n" + run.stderr[-3000:] if run.stderr.strip() else "")
     (artifacts / "rooms_load.txt").write_text(text)
@@ -42,7 +43,7 @@ def test_rooms_under_load_lose_nothing_and_every_page_ends_in_the_final_state(tm
     r = json.loads(out.read_text())
     print(f"p95 latency ratio loaded/lone: {r['ratio_p95']:.2f}x (p50 {r['ratio_p50']:.2f}x); "
           f"server memory per session: {r['mb_per_session']:.1f} MB")
-    assert r["loaded_actions"] == 4 * 6 and r["lone_actions"] == 6
+    assert r["loaded_actions"] == 4 * 6 and r["lone_actions"] == r["alone_actions"] == 6
     assert r["lost"] == 0 and r["duplicated"] == 0, r["problems"]
     assert r["wrong_pages"] == 0, r["problems"]
     assert not r["problems"]
