@@ -1,7 +1,7 @@
 """Network games under load: 30 sessions in 10 rooms at once, next to one lone session (same run).
 
     .venv/bin/python benchmarks/rooms_load.py [--sessions 30] [--rooms 10] [--actions 30]
-                                              [--lone-actions 90] [--alone-actions 60]
+                                              [--lone-actions 90] [--alone-actions 0]
                                               [--think 0.5] [--port P] [--json out.json]
                                               [--hostile] [--pin]
 
@@ -41,12 +41,13 @@ Measured:
   an extra refresh of the same state does not count); p50/p95 of the lone room (one seat,
   one session, ``--lone-actions`` actions: 90, enough for a steady p95) and of the loaded
   rooms, and the ratio (goal: p95 within 2x of the lone one); also until each player's own
-  page shows it (the acting page first, the room's other pages one after another); and of one
-  room like the loaded ones played alone before them (``--alone-actions``: 60), which tells
-  the room's own size (its last page waits for each of its pages in turn) from the load;
+  page shows it (the acting page first, the room's other pages one after another); and, with
+  ``--alone-actions N`` (60 gives a steady p95), of one room like the loaded ones played alone
+  before them, which tells the room's own size (its last page waits for each of its pages in
+  turn) from the load;
 - server memory per session: VmRSS of the ``panel serve`` process with every loaded session
-  open, less VmRSS just before they opened (the lone and alone sessions, warm, still open),
-  over the number of sessions (goal < 30 MB);
+  open, less VmRSS just before they opened (the lone session and any room played alone, warm,
+  still open), over the number of sessions (goal < 30 MB);
 - lost or duplicated actions: each room's log in the store against the actions the sessions
   sent (must be 0), and whether every page ended showing its room's final state as the store
   has it (banner, scoreboard and dice as the app would draw them for that seat);
@@ -512,6 +513,21 @@ def loop_cpu_s(pid: int) -> float:
     return cpu_s(pid, f"/proc/{pid}/task/{pid}/stat")
 
 
+def wait_quiet(pid: int, timeout: float = 90.0) -> float:
+    """Wait until the server and its worker use no CPU for a second (a finished room's live
+    estimate runs on for a while); returns the seconds waited."""
+    t0 = last_t = time.monotonic()
+    last = server_cpu_s(pid)
+    while time.monotonic() - t0 < timeout:
+        time.sleep(0.25)
+        now = server_cpu_s(pid)
+        if now - last > 0.02:
+            last, last_t = now, time.monotonic()
+        elif time.monotonic() - last_t >= 1.0:
+            break
+    return time.monotonic() - t0
+
+
 def own_cpu_s() -> float:
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
@@ -763,14 +779,14 @@ def play_alone(out: dict, name: str, service, pid: int, game: "RoomGame") -> dic
 def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float = 0.5,
             port: int = 0, pace: float = 0.05, seed: int | None = None,
             workdir: Path | None = None, app: Path | None = None, hostile: bool = False,
-            pin: bool = False, lone_actions: int = 90, alone_actions: int = 60) -> dict:
+            pin: bool = False, lone_actions: int = 90, alone_actions: int = 0) -> dict:
     """Serve the app, play the lone room then the loaded rooms; returns every number."""
     from dicelab.rooms import RoomService
     from tests.ui.conftest import free_port
 
     if sessions % rooms:
         raise ValueError("sessions must be a multiple of rooms")
-    if min(actions, lone_actions, alone_actions) <= WARMUP:
+    if min(actions, lone_actions, alone_actions or actions) <= WARMUP:
         raise ValueError(f"more than {WARMUP} actions per room, please: the first {WARMUP} "
                          "warm up")
     _install_data_model_defs()
@@ -793,14 +809,18 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
         lone = seat_rooms(service, "lone", 1, 1, lone_actions, think, rng)
         lone_seats = open_seats(url, lone)
         lone_check = play_alone(out, "lone", service, server.pid, lone[0][0])
-        # one room like the loaded ones, alone on the server: what a room's size costs its
-        # last page, apart from the load (its own random numbers: the loaded phase's stay)
-        alone = seat_rooms(service, "alone", 1, sessions // rooms, alone_actions, think,
-                           random.Random(None if seed is None else seed + 1))
-        alone_seats = open_seats(url, alone)
-        alone_check = play_alone(out, "alone", service, server.pid, alone[0][0])
-        # (its pages stay open, idle, like the lone one: a page closing makes the server's
-        # full garbage collection a few seconds later, which would stall the loaded phase)
+        alone_check = {"lost": 0, "duplicated": 0, "wrong_pages": 0, "problems": []}
+        if alone_actions:
+            # one room like the loaded ones, alone on the server: what a room's size costs
+            # its last page, apart from the load (its own random numbers: the loaded phase's
+            # stay). Its pages stay open, idle (a page closing makes the server's full garbage
+            # collection a few seconds later), and its last state's live estimate is let
+            # finish: either would fall on the loaded phase
+            alone = seat_rooms(service, "alone", 1, sessions // rooms, alone_actions, think,
+                               random.Random(None if seed is None else seed + 1))
+            alone_seats = open_seats(url, alone)
+            alone_check = play_alone(out, "alone", service, server.pid, alone[0][0])
+            out["alone_settle_s"] = wait_quiet(server.pid)
         # the loaded rooms (the lone and alone sessions stay open, idle: the baseline holds
         # them)
         time.sleep(1.0)
@@ -853,7 +873,8 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
     out["problems"] = lone_check["problems"] + alone_check["problems"] + loaded_check["problems"]
     out["ratio_p95"] = pct(out["loaded"], .95) / pct(out["lone"], .95)
     out["ratio_p50"] = statistics.median(out["loaded"]) / statistics.median(out["lone"])
-    out["ratio_alone_p95"] = pct(out["loaded"], .95) / pct(out["alone"], .95)
+    if out.get("alone"):
+        out["ratio_alone_p95"] = pct(out["loaded"], .95) / pct(out["alone"], .95)
     return out
 
 
@@ -905,7 +926,8 @@ def report(r: dict) -> None:
                 "lost or duplicated)",
                 ["measure", "value"],
                 [("RSS before any session, MB", f"{r['rss_cold']:.0f}"),
-                 ("RSS with the lone session and the room alone, MB",
+                 ("RSS with the lone session" + (" and the room alone" if r.get("alone")
+                                                  else "") + ", MB",
                   f"{r['rss_before']:.0f}"),
                  (f"RSS with {r['sessions']} more sessions open / after play, MB",
                   f"{r['rss_open']:.0f} / {r['rss_played']:.0f}"),
@@ -944,8 +966,9 @@ def main(argv=None) -> int:
     ap.add_argument("--lone-actions", type=int, default=90,
                     help="actions of the lone room (the yardstick: its p95 from 28 actions, "
                          "the default before 2026-12-02, moved 14-31 ms between runs)")
-    ap.add_argument("--alone-actions", type=int, default=60,
-                    help="actions of the room played alone (one room of sessions/rooms seats)")
+    ap.add_argument("--alone-actions", type=int, default=0,
+                    help="also play one room of sessions/rooms seats alone first, this many "
+                         "actions (60 gives a steady p95; default 0: not played)")
     ap.add_argument("--think", type=float, default=0.5,
                     help="seconds a player waits after seeing the last action")
     ap.add_argument("--port", type=int, default=0)
