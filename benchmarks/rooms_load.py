@@ -878,30 +878,22 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
     return out
 
 
+def _phase_row(label: str, r: dict, name: str) -> tuple:
+    """A phase's row: its latencies (p50, p95, max) and CPU per action."""
+    xs, n = r[name], r[f"{name}_actions"]
+    return (label, len(xs), f"{statistics.median(xs):.0f}", f"{pct(xs, .95):.0f}",
+            f"{max(xs):.0f}", *(f"{1000 * r[f'{name}_{k}_cpu'] / n:.0f}"
+                                for k in ("server", "loop", "client")))
+
+
 def report(r: dict) -> None:
-    n_lone, n_load = len(r["lone"]), len(r["loaded"])
-    rows = [("lone: 1 session, 1 room", n_lone, f"{statistics.median(r['lone']):.0f}",
-             f"{pct(r['lone'], .95):.0f}", f"{max(r['lone']):.0f}",
-             f"{1000 * r['lone_server_cpu'] / r['lone_actions']:.0f}",
-             f"{1000 * r['lone_loop_cpu'] / r['lone_actions']:.0f}",
-             f"{1000 * r['lone_client_cpu'] / r['lone_actions']:.0f}"),
-            (f"loaded: {r['sessions']} sessions, {r['rooms']} rooms", n_load,
-             f"{statistics.median(r['loaded']):.0f}", f"{pct(r['loaded'], .95):.0f}",
-             f"{max(r['loaded']):.0f}",
-             f"{1000 * r['loaded_server_cpu'] / r['loaded_actions']:.0f}",
-             f"{1000 * r['loaded_loop_cpu'] / r['loaded_actions']:.0f}",
-             f"{1000 * r['loaded_client_cpu'] / r['loaded_actions']:.0f}"),
+    rows = [_phase_row("lone: 1 session, 1 room", r, "lone"),
+            _phase_row(f"loaded: {r['sessions']} sessions, {r['rooms']} rooms", r, "loaded"),
             ("ratio loaded / lone", "", f"{r['ratio_p50']:.2f}x", f"{r['ratio_p95']:.2f}x",
              "", "", "", "")]
     alone = r.get("alone")
     if alone:  # the same kind of room, alone: the load's part of the ratio, apart from the room's
-        per_room = r["sessions"] // r["rooms"]
-        rows += [(f"one room of {per_room}, alone", len(alone),
-                  f"{statistics.median(alone):.0f}", f"{pct(alone, .95):.0f}",
-                  f"{max(alone):.0f}",
-                  f"{1000 * r['alone_server_cpu'] / r['alone_actions']:.0f}",
-                  f"{1000 * r['alone_loop_cpu'] / r['alone_actions']:.0f}",
-                  f"{1000 * r['alone_client_cpu'] / r['alone_actions']:.0f}"),
+        rows += [_phase_row(f"one room of {r['sessions'] // r['rooms']}, alone", r, "alone"),
                  ("ratio loaded / room alone", "",
                   f"{statistics.median(r['loaded']) / statistics.median(alone):.2f}x",
                   f"{r['ratio_alone_p95']:.2f}x", "", "", "", "")]

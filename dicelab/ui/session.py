@@ -29,13 +29,16 @@ def _next_tick(doc, fn) -> None:
     Bokeh's own writer, which waits on the socket's lock and so overtook the messages Panel
     queued behind that lock: a page opening in a burst of openings got points for a chart
     whose table it had not been sent yet, and never showed the table.)"""
+    doc.add_next_tick_callback(lambda: _in_page(doc, fn))
+
+
+def _in_page(doc, fn) -> None:
+    """``fn()`` with ``doc`` as curdoc and its changes held (Panel writes them, in order)."""
     from panel.io.document import hold
     from panel.io.state import set_curdoc
 
-    def run():
-        with set_curdoc(doc), hold(doc):
-            fn()
-    doc.add_next_tick_callback(run)
+    with set_curdoc(doc), hold(doc):
+        fn()
 
 
 def defer(fn, lock: bool = False) -> None:
@@ -149,13 +152,9 @@ def fan_out():
 def _show_now(runs) -> None:
     """Run each page's handoff with its document as curdoc, its changes held and written to
     its browser by Panel (as Panel does for changes made outside a Bokeh callback)."""
-    from panel.io.document import hold
-    from panel.io.state import set_curdoc
-
     for doc, run in runs:
         try:
-            with set_curdoc(doc), hold(doc):
-                run()
+            _in_page(doc, run)
         except Exception:  # that page's own callback will try again
             log.exception("a page's update failed; it is scheduled again")  # i18n: not shown
             try:
