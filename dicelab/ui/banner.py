@@ -22,7 +22,7 @@ class TurnBanner(TableView):
 
     @param.depends("play.shown", "play.seats", watch=True)
     def _redraw(self):
-        self._pane.object = self._html()
+        self._pane.show(self._html())
 
     def _html(self) -> str:
         head, detail, kind = words.banner(self.play)

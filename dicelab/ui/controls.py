@@ -7,23 +7,18 @@ import param
 from ..i18n import _, p_
 from .notebook import FixedDesign
 from .session import Unbusy
-from .view import TableView
+from .view import TableView, set_changed
 
 
 class Button(Unbusy, FixedDesign, pn.widgets.Button):
     """Bokeh's button; a new label or ``disabled`` is sent alone."""
 
     def _sync__name(self, event):
-        # Panel keeps the deprecated ``name`` equal to ``label`` by lifting the read-only
-        # flags of every parameter (about 60): half a millisecond per new label, on every page
-        # of a room at every action. ``name`` is not shown: lift its own flag only.
-        if self.label != self.name:
-            p = self.param["name"]  # this button's own copy of the parameter
-            constant, p.constant = p.constant, False
-            try:
-                self.name = self.label
-            finally:
-                p.constant = constant
+        # Panel keeps the deprecated ``name`` equal to ``label`` (by lifting the read-only
+        # flags of every parameter, then a second round of watchers): more than half of a new
+        # label's cost, on every page of a room at every action. ``name`` is not shown and
+        # this app never reads it: a new label is sent alone.
+        pass
 
 
 CONTROLS_CSS = """
@@ -57,17 +52,9 @@ class Controls(TableView):
     def _refresh(self):
         p = self.play
         label, stand = p.ui.roll_label(p), p.ui.stand_label
-        _set(self._roll, label=label, disabled=not p.can_roll)
-        _set(self._stand, label=stand, disabled=not p.can_stand)
+        set_changed(self._roll, label=label, disabled=not p.can_roll)
+        set_changed(self._stand, label=stand, disabled=not p.can_stand)
 
     def __panel__(self):
         return pn.FlexBox(self._roll, self._stand, flex_wrap="wrap", sizing_mode="stretch_width")
 
-
-def _set(widget, **values) -> None:
-    """Set what changed only: param's ``update`` reads every parameter of the widget first
-    (about 60 for a button; twice the cost of setting one), on every page of a room at every
-    action. The changes still reach the page in one message (the page's update holds them)."""
-    for k, v in values.items():  # one by one: update() reads them all first too
-        if getattr(widget, k) != v:
-            setattr(widget, k, v)

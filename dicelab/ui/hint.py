@@ -35,7 +35,7 @@ class HintLine(TableView):
 
     @param.depends("play.shown", "play.seats", "play.choice", "play.said", "play.odds", watch=True)
     def _redraw(self):
-        self._pane.object = self._html()
+        self._pane.show(self._html())
 
     def _html(self) -> str:
         msg = self.play.message

@@ -43,7 +43,7 @@ class History(TableView):
 
     @param.depends("play.shown", watch=True)
     def _redraw(self):
-        self._pane.object = self._html()
+        self._pane.show(self._html())
 
     def _html(self):
         items = self.game.history[-self.limit:][::-1]

@@ -11,7 +11,7 @@ from ..i18n import _, language
 from .notebook import HTML
 from .odds_view import is_sentence
 from .variants.base import BUST, BUST_ON_DARK
-from .view import TableView, current_odds
+from .view import TableView, current_odds, set_changed
 from .win_estimate import estimate_html, win_estimate
 
 esc = html.escape
@@ -35,7 +35,7 @@ class OddsPanel(TableView):
 
     def __init__(self, game=None, **params):
         super().__init__(game, **params)
-        self._head = pn.pane.HTML("", margin=0)
+        self._head = HTML("", margin=0)
         self._text = HTML("", sizing_mode="stretch_width", stylesheets=[ODDS_CSS])
         self._fig, self._src = self.play.ui.odds_chart()
         self._chart = (pn.pane.Bokeh(self._fig, sizing_mode="stretch_width")
@@ -71,14 +71,14 @@ class OddsPanel(TableView):
 
     def _estimate(self, *_args):
         text = estimate_html(self.play)
-        self._est.object = f"<div class='odds'>{text}</div>" if text else ""
-        self._est.visible = bool(text)
+        self._est.show(f"<div class='odds'>{text}</div>" if text else "")
+        set_changed(self._est, visible=bool(text))
 
     @param.depends("play.shown", "play.choice", "play.odds", watch=True)
     def _refresh(self):
         """Everything the panel says, in the language of the moment (nothing is kept)."""
         title = _("Odds right now")
-        self._head.object = f"<h3 style='margin:4px 0'>{title}</h3>"
+        self._head.show(f"<h3 style='margin:4px 0'>{title}</h3>")
         self._estimate()
         odds = current_odds(self.play)
         if self._fig is not None and self._labelled != language():  # (not every action)
@@ -86,14 +86,14 @@ class OddsPanel(TableView):
             self._labelled = language()
         drawn = not is_sentence(odds)  # a sentence: why there are no numbers
         if drawn:
-            self._text.object = self.play.ui.draw_odds(odds, self._src, self.play)
+            self._text.show(self.play.ui.draw_odds(odds, self._src, self.play))
         else:
             if self._chart is not None and self.play.game.is_over:
                 self._src.data = {k: [] for k in self._src.data}
-            self._text.object = (f"<div class='odds' data-testid='odds'><p class='na'>"
-                                 f"{esc(str(odds))}</p></div>")
+            self._text.show(f"<div class='odds' data-testid='odds'><p class='na'>"
+                            f"{esc(str(odds))}</p></div>")
         if self._chart is not None:  # no empty chart frame when there are no odds to draw
-            self._chart.visible = drawn
+            set_changed(self._chart, visible=drawn)
 
     def __panel__(self):
         items = [self._head]

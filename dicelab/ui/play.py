@@ -19,7 +19,7 @@ from ..errors import RuleError
 from ..games.base import Game
 from ..i18n import L_, N_, Msg, _, language, using
 from .names import said, seat_name, strategy_label
-from .session import defer, one_message, served_doc
+from .session import defer, one_message, served_doc, set_changed
 from .variants import ui_for
 
 
@@ -267,7 +267,7 @@ class Play(param.Parameterized):
             at_once = True
         rolls = [e for e in events if e.data.get("dice") is not None] if animate else []
         with using(language()), param.parameterized.batch_call_watchers(self):
-            self.message = ""
+            set_changed(self, message="")
             self.last_events = events
             if rolls:
                 self.roll_id += 1
@@ -279,7 +279,7 @@ class Play(param.Parameterized):
             new = g.state
             if self.ui.drops_held(new, seat):
                 self.held = ()
-            self.keep = None
+            set_changed(self, keep=None)
             self._unsettled = (events, seat, before_turn_total)
             if at_once:  # in the same batch: each view redraws once
                 self.settle()

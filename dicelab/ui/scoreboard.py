@@ -84,7 +84,7 @@ class Scoreboard(TableView):
 
     @param.depends("play.shown", "play.seats", watch=True)
     def _update(self, *__):
-        self._pane.object = self._html()
+        self._pane.show(self._html())
 
     def __panel__(self):
         return self._pane

@@ -47,6 +47,13 @@ class TrayView(Unbusy, FixedDesign, JSComponent):
         with hold(doc):
             self._set_on_model({"view": msg["view"]}, root, model.data)
 
+    @classmethod
+    def _patch_datamodel_ref(cls, props, ref):
+        # Panel tags the data models under the component's with its root at every change, by
+        # walking them all; the tray's data model holds text alone, tagged at its first change
+        if f"__ref:{ref}" not in props.tags:
+            super()._patch_datamodel_ref(props, ref)
+
     @property
     def shown(self) -> dict:
         """The description the tray shows now."""

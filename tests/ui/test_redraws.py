@@ -15,16 +15,28 @@ def drawn(obj, name):
     return seen
 
 
+def shown(pane):
+    """Every redraw of an HTML pane (``show``: an equal text is counted, though not sent)."""
+    seen = []
+    real = pane.show
+
+    def spy(text):
+        seen.append(text)
+        real(text)
+    pane.show = spy
+    return seen
+
+
 def checked(monkeypatch, button):
     """Every time the controls bring ``button`` up to date (they set only what changed)."""
     seen = []
-    real = controls_mod._set
+    real = controls_mod.set_changed
 
     def spy(widget, **values):
         if widget is button:
             seen.append(values)
         real(widget, **values)
-    monkeypatch.setattr(controls_mod, "_set", spy)
+    monkeypatch.setattr(controls_mod, "set_changed", spy)
     return seen
 
 
@@ -32,10 +44,10 @@ def table(game, monkeypatch):
     tray, banner, board, history = DiceTray(game), TurnBanner(game), Scoreboard(game), \
         History(game)
     hint, controls, odds = HintLine(game), Controls(game), OddsPanel(game)
-    return {"tray": drawn(tray._view, "view"), "banner": drawn(banner._pane, "object"),
-            "board": drawn(board._pane, "object"), "history": drawn(history._pane, "object"),
-            "hint": drawn(hint._pane, "object"), "controls": checked(monkeypatch, controls._roll),
-            "odds": drawn(odds._text, "object")}
+    return {"tray": drawn(tray._view, "view"), "banner": shown(banner._pane),
+            "board": shown(board._pane), "history": shown(history._pane),
+            "hint": shown(hint._pane), "controls": checked(monkeypatch, controls._roll),
+            "odds": shown(odds._text)}
 
 
 def counts(draws) -> dict:
