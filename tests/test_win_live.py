@@ -206,3 +206,46 @@ def test_views_of_one_room_state_share_one_estimate(monkeypatch):
     late = LiveEstimate(steps=(10, 20))
     assert late.restart(dicelab.new_game("under40", ["A", "B"], seed=1))
     assert shared.key not in win_live._SHARED
+
+
+def test_a_served_page_restarts_its_estimate_after_showing_the_move(monkeypatch):
+    """Issue 15: on a served page the estimate's restart waits until the page's update is
+    done (every page of a room paid it at every action, before the table went out). The move
+    shows "estimating" at once (the old estimate is for fewer actions); several moves before
+    the restart runs restart it once, at the latest state."""
+    import asyncio
+
+    from bokeh.document import Document
+    from panel.io.state import set_curdoc
+
+    from dicelab.ui import Play
+    from dicelab.ui.win_estimate import estimate_html, win_estimate
+
+    monkeypatch.setattr(win_live, "STEPS", (10, 20))
+    restarts = []
+    real = LiveEstimate.restart
+    monkeypatch.setattr(LiveEstimate, "restart",
+                        lambda self, game: restarts.append(len(game.actions)) or real(self, game))
+
+    class Served(Document):
+        session_context = object()  # what makes dicelab treat it as a served page
+
+    loop = asyncio.new_event_loop()
+    doc = Served()
+
+    async def scenario():
+        g = dicelab.new_game("under40", ["Ann", "Bob", "Cy"], seed=4)
+        play = Play(g)
+        est = win_estimate(play)
+        assert restarts == [0]  # made: started at once
+        g.apply("roll")
+        g.apply("roll")
+        assert restarts == [0] and est.key == 0  # not yet: the page's update comes first
+        assert "estimating from play-outs" in estimate_html(play)  # yet not shown as current
+        await asyncio.sleep(0)
+        assert restarts == [0, 2] and est.key == 2 and est.live.key == 2
+        est.live.stop()
+
+    with set_curdoc(doc):
+        loop.run_until_complete(scenario())
+    loop.close()

@@ -12,7 +12,7 @@ import param
 
 from ..i18n import _
 from ..lab.win_live import LiveEstimate, applies
-from .session import handoff, served_doc
+from .session import defer, handoff, served_doc
 from .variants import ui_for
 from .phrases import pct, shown_name, strategy_name
 
@@ -41,15 +41,27 @@ class WinEstimate(param.Parameterized):
                 pn.state.on_session_destroyed(lambda ctx, live=self.live: live.stop())
             except Exception:
                 pass
-        self._moved()
+        self._restart_pending = False
+        self._restart()
 
     def _moved(self, *_args):
+        """The game moved. What the page shows of the old estimate is stale at once (its
+        ``key`` is an older number of actions: ``estimate_html`` says "estimating"); the new
+        one is asked for once the page's update has gone out (``defer``), off the path of the
+        table the players wait for: on every page of a room, at every action. Its first
+        play-outs wait ``SETTLE`` anyway."""
+        if not self._restart_pending:
+            self._restart_pending = True
+            defer(self._restart)
+
+    def _restart(self):
+        self._restart_pending = False
         g = self.play.game
         if applies(g):
             self.live.restart(g)
         else:
             self.live.stop()
-        self.param.update(result=None, key=len(self.play.game.actions))
+        self.param.update(result=None, key=len(g.actions))
 
     def _publish(self):
         live = self.live
