@@ -442,6 +442,7 @@ def test_an_action_shows_the_other_pages_in_the_same_turn_of_the_event_loop(capl
     others' too. Inside ``fan_out`` (a page's action) the news for this process's pages runs
     when the block ends, in order, each page with its own document as curdoc, its changes held;
     news from other threads, and a page whose update fails, still go through the document.
+    The acting page's own news comes last: it has shown the action already, and the others wait.
 
     Held there too (regression): a chart's new points, set straight on a Bokeh model in such a
     callback, went out by Bokeh's own writer, which overtook the messages Panel had queued for
@@ -455,7 +456,7 @@ def test_an_action_shows_the_other_pages_in_the_same_turn_of_the_event_loop(capl
     from dicelab.ui.session import fan_out, handoff
 
     loop = asyncio.new_event_loop()
-    docs = [_ServedDoc.make(loop) for _ in range(4)]
+    docs = [_ServedDoc.make(loop) for _ in range(5)]
     seen = []
 
     def shown(i):
@@ -471,16 +472,17 @@ def test_an_action_shows_the_other_pages_in_the_same_turn_of_the_event_loop(capl
                 calls.append(handoff(lambda i=i: shown(i)))
         with set_curdoc(docs[0]):
             with fan_out():
+                calls[0]()  # the acting page's own news
                 calls[2]()
                 calls[1]()
                 calls[2]()  # merged with the first
-                other = threading.Thread(target=calls[0])  # not this thread: a callback
+                other = threading.Thread(target=calls[4])  # not this thread: a callback
                 other.start()
                 other.join()
                 calls[3]()
                 assert seen == []  # nothing before the block ends
-            assert seen == [(2, True, True), (1, True, True)]
-            assert docs[1].added == docs[2].added == []
+            assert seen == [(2, True, True), (1, True, True), (0, True, True)]
+            assert docs[0].added == docs[1].added == docs[2].added == []
         for _ in range(20):  # the other thread's news, and the failed page, on the loop
             await asyncio.sleep(0.01)
         return calls
@@ -488,8 +490,8 @@ def test_an_action_shows_the_other_pages_in_the_same_turn_of_the_event_loop(capl
     with caplog.at_level("ERROR"):
         loop.run_until_complete(scenario())
     loop.close()
-    assert seen[2:] == [(0, True, True)]  # the thread's news: a document callback, held
-    assert len(docs[0].added) == 1 and len(docs[3].added) == 1  # the failure: scheduled again
+    assert seen[3:] == [(4, True, True)]  # the thread's news: a document callback, held
+    assert len(docs[4].added) == 1 and len(docs[3].added) == 1  # the failure: scheduled again
     assert "scheduled again" in caplog.text
 
 
