@@ -283,9 +283,8 @@ class Play(param.Parameterized):
             self._unsettled = (events, seat, before_turn_total)
             if at_once:  # in the same batch: each view redraws once
                 self.settle()
-        # otherwise two steps: the dice tray watches roll_id and goes to the browser at once;
-        # the rest of the table follows on the next turn of the event loop (never a roll
-        # behind: the next action settles first)
+        # otherwise two steps: the dice tray watches roll_id and goes to the browser at once,
+        # the rest follows on the next turn of the loop (the next action settles first)
         if not at_once:
             defer(self.settle, lock=True)
         self._schedule()
@@ -306,7 +305,8 @@ class Play(param.Parameterized):
         """Show a change: set ``values``, bump ``counters`` (the views that show them redraw,
         each once, in the page's language looked up once) and then ``tick``, as one message."""
         with one_message(), using(language()), param.parameterized.batch_call_watchers(self):
-            self.param.update(**values, **{c: getattr(self, c) + 1 for c in counters})
+            for name, value in {**values, **{c: getattr(self, c) + 1 for c in counters}}.items():
+                setattr(self, name, value)  # (param's ``update``: four times the cost here)
             self.tick += 1
 
     def _bump(self) -> None:
