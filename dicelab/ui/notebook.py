@@ -113,8 +113,10 @@ class HTML(FixedDesign, pn.pane.HTML):
         model.update(text=self._transform_object(self.object)["object"])
 
     def show(self, text: str) -> None:
-        """``object = text`` when the text is new (param's own check of an equal value costs
-        as much as a new one; this runs for every pane of every page of a room per action)."""
+        """``object = text``, sent to the page when the text is new. param's own round (an
+        equal value checked as dearly as a new one is set, then its watchers) cost twice
+        Panel's update of the pane, for every pane of every page of a room at every action:
+        when Panel's update is the only watcher, the text is stored and that update called."""
         if text == self.object:
             return
         values = getattr(getattr(self, "_param__private", None), "values", None)
