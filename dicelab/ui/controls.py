@@ -6,8 +6,8 @@ import param
 
 from ..i18n import _, p_
 from .notebook import FixedDesign
-from .session import Unbusy
-from .view import TableView, set_changed
+from .session import Unbusy, set_changed
+from .view import TableView
 
 
 class Button(Unbusy, FixedDesign, pn.widgets.Button):

@@ -10,8 +10,9 @@ from bokeh.models import Label, LabelSet
 from ..i18n import _, language
 from .notebook import HTML
 from .odds_view import is_sentence
+from .session import set_changed
 from .variants.base import BUST, BUST_ON_DARK
-from .view import TableView, current_odds, set_changed
+from .view import TableView, current_odds
 from .win_estimate import estimate_html, win_estimate
 
 esc = html.escape

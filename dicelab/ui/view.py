@@ -10,7 +10,6 @@ from ..i18n import _
 
 from .notebook import NotebookShow
 from .play import Play
-from .session import set_changed  # noqa: F401  (the views' import)
 
 
 def memo(play: Play, key: str, fn):
