@@ -39,7 +39,8 @@ Measured:
 - action-to-update latency: from the moment a session sends its key until every page of the
   room shows a table with a new tick and new content (the tray without its tick differs:
   an extra refresh of the same state does not count); p50/p95 of the lone room (one seat,
-  one session, ``--lone-actions`` actions: 90, enough for a steady p95) and of the loaded
+  one session, ``--lone-actions`` actions: 90, enough for a steady p95; played after a warm-up
+  room of ``--warm-actions``, see below) and of the loaded
   rooms, and the ratio (goal: p95 within 2x of the lone one); also until each player's own
   page shows it (the acting page first, the room's other pages one after another); and, with
   ``--alone-actions N`` (60 gives a steady p95), of one room like the loaded ones played alone
@@ -66,6 +67,13 @@ default is unpinned, as before (the figures of earlier runs stay comparable); th
 which was used. This process also freezes its sessions' documents once they are open
 (``gc.freeze``): 30 documents in one heap made its full garbage collections take up to 0.5 s,
 a pause that real browsers, each with a heap of its own, do not add (from 2026-12-01).
+
+Warm-up: the server's first games meet cold caches. A new situation's odds are solved on the
+page's thread (10-15 ms of CPU, instead of 5-7 for the whole action), and the loaded rooms,
+played after the lone one, found those caches warm. So the lone p95, the yardstick, carried the
+cold solves that the loaded p95 mostly did not: it moved between 12 and 22 ms from run to run,
+and the ratio moved with it. Since 2026-12-02 a lone room of ``--warm-actions`` (60; its own
+random numbers) is played first and not measured; with it the lone p95 was 13 ms, max 15.
 """
 from __future__ import annotations
 
@@ -779,7 +787,8 @@ def play_alone(out: dict, name: str, service, pid: int, game: "RoomGame") -> dic
 def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float = 0.5,
             port: int = 0, pace: float = 0.05, seed: int | None = None,
             workdir: Path | None = None, app: Path | None = None, hostile: bool = False,
-            pin: bool = False, lone_actions: int = 90, alone_actions: int = 0) -> dict:
+            pin: bool = False, lone_actions: int = 90, alone_actions: int = 0,
+            warm_actions: int = 60) -> dict:
     """Serve the app, play the lone room then the loaded rooms; returns every number."""
     from dicelab.rooms import RoomService
     from tests.ui.conftest import free_port
@@ -802,9 +811,18 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
     out = {"sessions": sessions, "rooms": rooms, "actions": actions, "think": think,
            "pinned": pinned and [sorted(c) for c in pinned],
            "cpus": sorted(os.sched_getaffinity(server.pid))}
-    lone_seats = alone_seats = seats = []
+    lone_seats = alone_seats = warm_seats = seats = []
+    warm_check = {"lost": 0, "duplicated": 0, "wrong_pages": 0, "problems": []}
     try:
         out["rss_cold"] = rss_mb(server.pid)
+        if warm_actions:
+            # a lone room played first, not measured: the server's first moves of a game meet
+            # cold caches (odds solved for a new situation, 10-15 ms each), which the rooms
+            # played after it find warm (its own random numbers: the others' stay)
+            warm = seat_rooms(service, "warm-up", 1, 1, warm_actions, think,
+                              random.Random(None if seed is None else seed + 2))
+            warm_seats = open_seats(url, warm)
+            warm_check = play_alone({}, "warm", service, server.pid, warm[0][0])
         # the lone session: one room, one seat, one page
         lone = seat_rooms(service, "lone", 1, 1, lone_actions, think, rng)
         lone_seats = open_seats(url, lone)
@@ -857,7 +875,7 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
         print(f"rooms_load: the server's log and the rooms are kept in {work}", file=sys.stderr)
         raise
     finally:
-        close_all(lone_seats + alone_seats + seats)
+        close_all(warm_seats + lone_seats + alone_seats + seats)
         service.close()
         server.terminate()
         try:
@@ -869,8 +887,9 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
     out["mb_per_session"] = (max(out["rss_open"], out["rss_played"]) - out["rss_before"]) \
         / sessions
     for k in ("lost", "duplicated", "wrong_pages"):
-        out[k] = lone_check[k] + alone_check[k] + loaded_check[k]
-    out["problems"] = lone_check["problems"] + alone_check["problems"] + loaded_check["problems"]
+        out[k] = warm_check[k] + lone_check[k] + alone_check[k] + loaded_check[k]
+    out["problems"] = (warm_check["problems"] + lone_check["problems"] + alone_check["problems"]
+                       + loaded_check["problems"])
     out["ratio_p95"] = pct(out["loaded"], .95) / pct(out["lone"], .95)
     out["ratio_p50"] = statistics.median(out["loaded"]) / statistics.median(out["lone"])
     if out.get("alone"):
@@ -961,6 +980,10 @@ def main(argv=None) -> int:
     ap.add_argument("--alone-actions", type=int, default=0,
                     help="also play one room of sessions/rooms seats alone first, this many "
                          "actions (60 gives a steady p95; default 0: not played)")
+    ap.add_argument("--warm-actions", type=int, default=60,
+                    help="actions of a lone room played first, not measured, so that the lone "
+                         "room meets the server's caches as warm as the loaded rooms do (0: "
+                         "none, as before 2026-12-02)")
     ap.add_argument("--think", type=float, default=0.5,
                     help="seconds a player waits after seeing the last action")
     ap.add_argument("--port", type=int, default=0)
@@ -979,7 +1002,7 @@ def main(argv=None) -> int:
     r = measure(sessions=args.sessions, rooms=args.rooms, actions=args.actions,
                 think=args.think, port=args.port, seed=args.seed, app=args.app,
                 hostile=args.hostile, pin=args.pin, lone_actions=args.lone_actions,
-                alone_actions=args.alone_actions)
+                alone_actions=args.alone_actions, warm_actions=args.warm_actions)
     report(r)
     if args.json:
         args.json.write_text(json.dumps(r, indent=1))
