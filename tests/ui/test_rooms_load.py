@@ -33,8 +33,8 @@ def test_rooms_under_load_lose_nothing_and_every_page_ends_in_the_final_state(tm
     out = tmp_path / "rooms_load.json"
     run = subprocess.run(
         [sys.executable, str(SCRIPT), "--sessions", "12", "--rooms", "4", "--actions", "6",
-         "--lone-actions", "6", "--alone-actions", "6", "--think", "0.2", "--seed", "6",
-         "--json", str(out)],
+         "--lone-actions", "6", "--alone-actions", "6", "--warm-actions", "6", "--think", "0.2",
+         "--seed", "6", "--json", str(out)],
         check=False, cwd=ROOT, capture_output=True, text=True, timeout=600)
     text = run.stdout + ("\n" + run.stderr[-3000:] if run.stderr.strip() else "")
     (artifacts / "rooms_load.txt").write_text(text)
