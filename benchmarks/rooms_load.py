@@ -47,8 +47,8 @@ Measured:
   before them, which tells the room's own size (its last page waits for each of its pages in
   turn) from the load;
 - server memory per session: VmRSS of the ``panel serve`` process with every loaded session
-  open, less VmRSS just before they opened (the lone session and any room played alone, warm,
-  still open), over the number of sessions (goal < 30 MB);
+  open, less VmRSS just before they opened (the warm-up and lone sessions and any room played
+  alone, warm, still open), over the number of sessions (goal < 30 MB);
 - lost or duplicated actions: each room's log in the store against the actions the sessions
   sent (must be 0), and whether every page ended showing its room's final state as the store
   has it (banner, scoreboard and dice as the app would draw them for that seat);
@@ -73,7 +73,8 @@ page's thread (10-15 ms of CPU, instead of 5-7 for the whole action), and the lo
 played after the lone one, found those caches warm. So the lone p95, the yardstick, carried the
 cold solves that the loaded p95 mostly did not: it moved between 12 and 22 ms from run to run,
 and the ratio moved with it. Since 2026-12-02 a lone room of ``--warm-actions`` (60; its own
-random numbers) is played first and not measured; with it the lone p95 was 13 ms, max 15.
+random numbers) is played first and not measured; with it the lone p95 was 11-13 ms and its
+max 13-17 ms in seven runs.
 """
 from __future__ import annotations
 
