@@ -810,6 +810,7 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
     server = serve(port, db, pace, work / "server.log", app, pinned and pinned[0])
     service = RoomService(f"sqlite://{db}")
     out = {"sessions": sessions, "rooms": rooms, "actions": actions, "think": think,
+           "warm_actions": warm_actions,
            "pinned": pinned and [sorted(c) for c in pinned],
            "cpus": sorted(os.sched_getaffinity(server.pid))}
     lone_seats = alone_seats = warm_seats = seats = []
@@ -907,7 +908,9 @@ def _phase_row(label: str, r: dict, name: str) -> tuple:
 
 
 def report(r: dict) -> None:
-    rows = [_phase_row("lone: 1 session, 1 room", r, "lone"),
+    warm = r.get("warm_actions")
+    lone = "lone: 1 session, 1 room" + (f", after {warm} warm-up actions" if warm else "")
+    rows = [_phase_row(lone, r, "lone"),
             _phase_row(f"loaded: {r['sessions']} sessions, {r['rooms']} rooms", r, "loaded"),
             ("ratio loaded / lone", "", f"{r['ratio_p50']:.2f}x", f"{r['ratio_p95']:.2f}x",
              "", "", "", "")]
