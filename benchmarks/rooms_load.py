@@ -73,8 +73,8 @@ page's thread (10-15 ms of CPU, instead of 5-7 for the whole action), and the lo
 played after the lone one, found those caches warm. So the lone p95, the yardstick, carried the
 cold solves that the loaded p95 mostly did not: it moved between 12 and 22 ms from run to run,
 and the ratio moved with it. Since 2026-12-02 a lone room of ``--warm-actions`` (60; its own
-random numbers) is played first and not measured; with it the lone p95 was 11-13 ms and its
-max 13-17 ms in seven runs.
+random numbers) is played first and not measured; with it the lone p95 was 11-13 ms in seven
+runs (its max 13-17 ms in six of them).
 """
 from __future__ import annotations
 
