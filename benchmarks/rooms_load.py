@@ -814,7 +814,7 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
            "pinned": pinned and [sorted(c) for c in pinned],
            "cpus": sorted(os.sched_getaffinity(server.pid))}
     lone_seats = alone_seats = warm_seats = seats = []
-    warm_check = {"lost": 0, "duplicated": 0, "wrong_pages": 0, "problems": []}
+    checks: list[dict] = []  # each phase's check, summed below
     try:
         out["rss_cold"] = rss_mb(server.pid)
         if warm_actions:
@@ -824,12 +824,11 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
             warm = seat_rooms(service, "warm-up", 1, 1, warm_actions, think,
                               random.Random(None if seed is None else seed + 2))
             warm_seats = open_seats(url, warm)
-            warm_check = play_alone({}, "warm", service, server.pid, warm[0][0])
+            checks.append(play_alone({}, "warm", service, server.pid, warm[0][0]))
         # the lone session: one room, one seat, one page
         lone = seat_rooms(service, "lone", 1, 1, lone_actions, think, rng)
         lone_seats = open_seats(url, lone)
-        lone_check = play_alone(out, "lone", service, server.pid, lone[0][0])
-        alone_check = {"lost": 0, "duplicated": 0, "wrong_pages": 0, "problems": []}
+        checks.append(play_alone(out, "lone", service, server.pid, lone[0][0]))
         if alone_actions:
             # one room like the loaded ones, alone on the server: what a room's size costs
             # its last page, apart from the load (its own random numbers: the loaded phase's
@@ -839,7 +838,7 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
             alone = seat_rooms(service, "alone", 1, sessions // rooms, alone_actions, think,
                                random.Random(None if seed is None else seed + 1))
             alone_seats = open_seats(url, alone)
-            alone_check = play_alone(out, "alone", service, server.pid, alone[0][0])
+            checks.append(play_alone(out, "alone", service, server.pid, alone[0][0]))
             out["alone_settle_s"] = wait_quiet(server.pid)
         # the loaded rooms (the lone and alone sessions stay open, idle: the baseline holds
         # them)
@@ -867,7 +866,7 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
         out["loaded_client_cpu"] = own_cpu_s() - c0
         out["rss_played"] = rss_mb(server.pid)
         out["rss_worker"] = server_rss_mb(server.pid) - out["rss_played"]
-        loaded_check = check(service, [g for g, _ in loaded + big])
+        checks.append(check(service, [g for g, _ in loaded + big]))
         out["loaded"] = [ms for g, _ in loaded for ms in g.latencies]
         out["loaded_actions"] = sum(len(g.sent) for g, _ in loaded)
         out["loaded_pages"] = [ms for g, _ in loaded for ms in g.page_latencies]
@@ -889,9 +888,8 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
     out["mb_per_session"] = (max(out["rss_open"], out["rss_played"]) - out["rss_before"]) \
         / sessions
     for k in ("lost", "duplicated", "wrong_pages"):
-        out[k] = warm_check[k] + lone_check[k] + alone_check[k] + loaded_check[k]
-    out["problems"] = (warm_check["problems"] + lone_check["problems"] + alone_check["problems"]
-                       + loaded_check["problems"])
+        out[k] = sum(c[k] for c in checks)
+    out["problems"] = [p for c in checks for p in c["problems"]]
     out["ratio_p95"] = pct(out["loaded"], .95) / pct(out["lone"], .95)
     out["ratio_p50"] = statistics.median(out["loaded"]) / statistics.median(out["lone"])
     if out.get("alone"):
