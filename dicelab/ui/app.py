@@ -118,14 +118,16 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
         self._session_prefs()
         self.records = RecordStore(records_path)
         self.play: Play | None = None
-        self.start_screen = StartScreen(on_start=self._start_when_loaded)
-        if self.records.problem:  # a damaged records file was set aside: say so on the page
-            self.start_screen.message = str(self.records.problem)
+        self._start_screen: StartScreen | None = None  # (start_screen makes it)
+        self._rules_slot = pn.Column(sizing_mode="stretch_width", margin=0)
         self.drawer = SettingsDrawer(self.prefs, self.records)
+        self._wanted_room = _arg("room")  # a room's link opens on the room
+        first = (pn.pane.HTML("<p>" + _("Opening {room}…", room=pn.util.escape(
+            self._wanted_room)) + "</p>") if self._wanted_room else self.start_screen)
         # min-height: the page's scrolling area is a flex column that would otherwise squeeze
         # a screen taller than the window (its blocks then overlap instead of scrolling)
-        self._screen = self.start_screen  # what _main shows
-        self._main = pn.Column(self.start_screen, sizing_mode="stretch_width",
+        self._screen = first  # what _main shows
+        self._main = pn.Column(first, sizing_mode="stretch_width",
                                styles={"padding": "4px 10px 16px", "box-sizing": "border-box",
                                        "min-height": "max-content"})
         self.keys = KeyBridge(on_key=self.on_key, on_dark=self._on_dark)
@@ -145,10 +147,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
         self.keeper = SeatKeeper()
         self.lobby = None  # made on first use: a single-screen game never opens the rooms store
         self.room_screen = None
-        self._wanted_room = _arg("room")
         if self._wanted_room:
-            self._show(pn.pane.HTML("<p>" + _("Opening {room}…", room=pn.util.escape(
-                self._wanted_room)) + "</p>"))
             self.keeper.param.watch(self._tokens_arrived, "tokens")
         if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
             pn.state.on_session_destroyed(self._session_gone)
@@ -160,11 +159,21 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
                                                   "align-items": "center"},
                                           stylesheets=[HEADER_CSS])],
             main=[self._main, self.keys, self.keeper, self._lang_keeper,
-                  self.start_screen._rules_slot, self._preload],
+                  self._rules_slot, self._preload],
             contextbar=[], contextbar_width=340, sidebar=[],
             theme_toggle=True, raw_css=[PAGE_CSS], stylesheets=[PAGE_THEME_CSS])
         self.page.param.watch(self._dark_theme, "dark_theme")
         _unlink_busy(self.page)
+
+    @property
+    def start_screen(self) -> StartScreen:
+        """Made on first use: half of what opening a page costs the server, and a page opened
+        on a room's link (a class's) may never show it."""
+        if self._start_screen is None:
+            s = self._start_screen = StartScreen(on_start=self._start_when_loaded,
+                                                 rules_slot=self._rules_slot)
+            s.message = str(self.records.problem or "")  # a damaged records file set aside
+        return self._start_screen
 
     def _session_prefs(self):
         for name, attr, conv in (("pace", "pace", float), ("anim", "anim_ms", int)):
@@ -211,7 +220,8 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
                 if menu.value != self.lang:
                     menu.value = self.lang
             self._label_header()
-            self.start_screen.relabel()
+            if self._start_screen is not None:  # (one made later is made in the new words)
+                self._start_screen.relabel()
             self.drawer.relabel()
             self._relabel_main()
 
@@ -226,8 +236,8 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
         elif self.lobby is not None and shown is self.lobby:
             self.lobby.relabel()
             self._show(self.lobby)
-        elif shown is self.start_screen:
-            self._show(self.start_screen)
+        elif shown is self._start_screen:
+            self._show(shown)
 
     def _show(self, screen):
         """Put ``screen`` on the page (a table shown before stops following its game)."""

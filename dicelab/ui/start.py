@@ -32,7 +32,7 @@ class StartScreen(pn.viewable.Viewer):
                          doc="Optional: the same seed replays the same dice.")  # i18n: not shown
     message = param.String(default="")
 
-    def __init__(self, on_start=None, **params):
+    def __init__(self, on_start=None, rules_slot=None, **params):
         super().__init__(**params)
         self._on_start = on_start
         self.settings = {v: SETTINGS[v]() for v in VARIANTS}
@@ -50,7 +50,9 @@ class StartScreen(pn.viewable.Viewer):
         self._seats_box = pn.Column(sizing_mode="stretch_width")
         self._msg = alert_pane()
         self._rules = None  # created on first use: a closed dialog never reports idle
-        self._rules_slot = pn.Column(sizing_mode="stretch_width", margin=0)
+        # where the rules dialog goes (the app's page keeps one in place from the start)
+        self._rules_slot = (pn.Column(sizing_mode="stretch_width", margin=0)
+                            if rules_slot is None else rules_slot)
         self._go = pmui.Button(label=_("Start new game"), variant="contained", color="primary",
                                size="large", on_click=lambda e: self.start(),
                                sx={"fontSize": "1.2rem", "minWidth": "220px"})
