@@ -6,7 +6,8 @@ done, its last point refined as the estimate grows)."""
 from __future__ import annotations
 
 import panel as pn
-from bokeh.models import BasicTicker, ColumnDataSource, NumeralTickFormatter
+from bokeh.models import (BasicTicker, ColumnDataSource, Legend, LegendItem,
+                          NumeralTickFormatter, Range1d)
 from bokeh.plotting import figure
 
 from ..i18n import _, language
@@ -16,6 +17,7 @@ from .variants import ui_for
 from .view import TableView
 from .win_estimate import win_estimate
 
+MIN_ACTIONS = 5  # the x axis's least span: axes before the first point, no stretched single one
 COLORS = ("#1565c0", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037",
           "#ad1457")
 
@@ -59,17 +61,27 @@ class WinChart(TableView):
         """Lines of every seat's chance over the actions, in ``self._src`` (x, p0, p1...)."""
         g = self.game
         self._src = ColumnDataSource({"x": [], **{f"p{i}": [] for i in range(g.n_seats)}})
-        f = figure(height=150, sizing_mode="stretch_width", toolbar_location=None,
-                   y_range=(0, 1), title="")
+        # the seats' names under the plot, three to a row: inside it, they hid the lines and
+        # a narrow column cut the third name off
+        rows = -(-g.n_seats // 3)
+        f = figure(height=175 + 18 * rows, sizing_mode="stretch_width", toolbar_location=None,
+                   y_range=(0, 1), x_range=Range1d(0, MIN_ACTIONS), title="")
         f.yaxis.formatter = NumeralTickFormatter(format="0%")
         f.xaxis.ticker = BasicTicker(min_interval=1)  # actions are whole: no 0.5 ticks
+        f.xaxis.axis_label_text_font_size = "9pt"
+        f.yaxis.ticker = [0, 0.5, 1]
+        items = []
         for i in range(g.n_seats):
             col = COLORS[i % len(COLORS)]
-            f.line("x", f"p{i}", source=self._src, color=col, line_width=2,
-                   legend_label=g.seats[i].name)
+            f.line("x", f"p{i}", source=self._src, color=col, line_width=2)
             f.scatter("x", f"p{i}", source=self._src, color=col, size=4)
-        f.legend.location = "top_left"
-        f.legend.label_text_font_size = "9pt"
+            # the legend's key: a line left of the axis, so that it shows before any point
+            key = f.line([-2, -1], [0.5, 0.5], color=col, line_width=3)
+            items.append(LegendItem(label=g.seats[i].name, renderers=[key]))
+        f.add_layout(Legend(items=items, orientation="horizontal", ncols=min(3, g.n_seats),
+                            label_text_font_size="9pt", glyph_width=14, label_standoff=3,
+                            spacing=8, padding=0, margin=4, border_line_alpha=0,
+                            background_fill_alpha=0), "below")
         self._fig = f
         self.label()
         return f
@@ -87,6 +99,14 @@ class WinChart(TableView):
             if xs and key < xs[-1]:  # a new game at the same table: start again
                 self._src.data = {k: [] for k in self._src.data}
             self._src.stream({k: [v] for k, v in row.items()})
+        self._fit()
+
+    def _fit(self):
+        """The x axis from the first action to the last point (at least ``MIN_ACTIONS``)."""
+        xs = self._src.data["x"]
+        end = max(MIN_ACTIONS, xs[-1] + 1 if len(xs) else 0)
+        if self._fig.x_range.end != end:
+            self._fig.x_range.end = end
 
     def _backfill(self):
         """The game so far, by replaying its actions once (a page opened mid-game)."""
@@ -103,6 +123,7 @@ class WinChart(TableView):
                 p1.append(ch[1])
             again.apply(action)
         self._src.data = dict(x=xs, p0=p0, p1=p1)
+        self._fit()
 
     def _update(self, *_args):
         if self._fig is None:
@@ -122,6 +143,7 @@ class WinChart(TableView):
         if n < len(self._src.data["x"]):   # a new game in the same table: start again
             self._src.data = dict(x=[], p0=[], p1=[])
         self._src.stream(dict(x=[n], p0=[ch[0]], p1=[ch[1]]))
+        self._fit()
 
     def __panel__(self):
         if self._fig is None:

@@ -98,12 +98,30 @@ def test_win_chart_follows_the_game(cache):
         play.roll()
     xs = chart._src.data["x"]
     assert len(xs) > 1 and xs == sorted(xs)
+    # the x axis runs from the first action to the last point, at least 5 wide
+    assert (chart._fig.x_range.start, chart._fig.x_range.end) == (0, max(5, xs[-1] + 1))
     assert all(abs(a + b - 1) < 1e-12 for a, b in zip(chart._src.data["p0"],
                                                         chart._src.data["p1"]))
     # no exact table: the estimate from play-outs (tests/test_win_live.py); one seat: none
     assert WinChart(dicelab.new_game("thousand", ["A", "B"], seed=1))._fig.title.text == \
         "Chance to win (estimate from play-outs)"
     assert WinChart(dicelab.new_game("bones", ["A"], seed=1))._fig is None
+
+
+def test_win_chart_names_every_seat_under_the_plot():
+    from bokeh.models import Legend
+
+    from dicelab.ui.win_chart import WinChart
+
+    names = ["Ann", "Computer 1", "Bob", "Dee", "Eve", "Fay", "Gil"]
+    chart = WinChart(dicelab.new_game("thousand", names, seed=1))
+    [legend] = [m for m in chart._fig.below if isinstance(m, Legend)]
+    assert [item.label.value for item in legend.items] == names
+    assert legend.ncols == 3  # three to a row: a narrow column shows every name
+    assert not [m for m in chart._fig.center if isinstance(m, Legend)]  # none over the lines
+    # before any point: axes from 0 to 5, and each name's colour in its key
+    assert (chart._fig.x_range.start, chart._fig.x_range.end) == (0, 5)
+    assert all(len(item.renderers[0].data_source.data["x"]) == 2 for item in legend.items)
 
 
 def test_hint_adds_the_play_to_win_where_it_differs(cache):
