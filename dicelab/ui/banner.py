@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import html
 
-import param
 
 from . import words
 from .notebook import HTML
-from .view import TableView
+from .view import TableView, follows
 
 esc = html.escape
 
@@ -20,7 +19,7 @@ class TurnBanner(TableView):
         self._pane = HTML(self._html(), sizing_mode="stretch_width",
                                   stylesheets=[BANNER_CSS], margin=(0, 0, 4, 0))
 
-    @param.depends("play.shown", "play.seats", watch=True)
+    @follows("shown", "seats")
     def _redraw(self):
         self._pane.show(self._html())
 

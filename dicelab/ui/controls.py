@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import panel as pn
-import param
 
 from ..i18n import _, p_
 from .notebook import FixedDesign
 from .session import Unbusy, set_changed
-from .view import TableView
+from .view import TableView, follows
 
 
 class Button(Unbusy, FixedDesign, pn.widgets.Button):
@@ -48,7 +47,7 @@ class Controls(TableView):
         self._stand.on_click(lambda e: self.play.stand())
         self._refresh()
 
-    @param.depends("play.shown", "play.seats", "play.choice", watch=True)
+    @follows("shown", "seats", "choice")
     def _refresh(self):
         p = self.play
         label, stand = p.ui.roll_label(p), p.ui.stand_label

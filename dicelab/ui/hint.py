@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import html
 
-import param
 
 from .notebook import HTML
 from .play import Play
-from .view import TableView, current_odds
+from .view import TableView, current_odds, follows
 
 esc = html.escape
 
@@ -33,7 +32,7 @@ class HintLine(TableView):
         self._pane = HTML(self._html(), sizing_mode="stretch_width",
                                   stylesheets=[HINT_CSS])
 
-    @param.depends("play.shown", "play.seats", "play.choice", "play.said", "play.odds", watch=True)
+    @follows("shown", "seats", "choice", "said", "odds")
     def _redraw(self):
         self._pane.show(self._html())
 

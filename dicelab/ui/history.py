@@ -7,7 +7,7 @@ import param
 
 from ..i18n import _, language, text
 from .notebook import HTML
-from .view import TableView
+from .view import TableView, follows
 
 esc = html.escape
 
@@ -41,7 +41,7 @@ class History(TableView):
         self._pane = HTML(self._html(), sizing_mode="stretch_width",
                                   stylesheets=[HISTORY_CSS])
 
-    @param.depends("play.shown", watch=True)
+    @follows("shown")
     def _redraw(self):
         self._pane.show(self._html())
 

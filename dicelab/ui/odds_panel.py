@@ -12,7 +12,7 @@ from .notebook import HTML
 from .odds_view import is_sentence
 from .session import set_changed
 from .variants.base import BUST, BUST_ON_DARK
-from .view import TableView, current_odds
+from .view import TableView, current_odds, follows
 from .win_estimate import estimate_html, win_estimate
 
 esc = html.escape
@@ -75,7 +75,7 @@ class OddsPanel(TableView):
         self._est.show(f"<div class='odds'>{text}</div>" if text else "")
         set_changed(self._est, visible=bool(text))
 
-    @param.depends("play.shown", "play.choice", "play.odds", watch=True)
+    @follows("shown", "choice", "odds")
     def _refresh(self):
         """Everything the panel says, in the language of the moment (nothing is kept)."""
         title = _("Odds right now")

@@ -173,22 +173,18 @@ class Play(param.Parameterized):
         if not self.person_on_turn:
             return self._refuse(self._wait_text())
         chosen = self.ui.toggled(self, pos)
-        if chosen is None:
-            return False
-        if isinstance(chosen, str):
-            return self._refuse(chosen)
+        if chosen is None or isinstance(chosen, str):  # nothing to do, or why not
+            return chosen is not None and self._refuse(chosen)
         self.settle()
         self.changed("choice", "said", message="", **chosen)
         return True
 
     def key(self, key: str) -> bool:
         """Keyboard: "." roll, "0" stand, "1".."5" hold/set aside, Enter roll (Yahtzee)."""
-        if key in (".", ",", "Decimal"):
+        if key in (".", ",", "Decimal") or (key == "Enter" and self.ui.enter_rolls):
             return self.roll()
         if key == "0":
             return self.stand()
-        if key == "Enter" and self.ui.enter_rolls:
-            return self.roll()
         if key in ("1", "2", "3", "4", "5"):
             return self.toggle(int(key) - 1)
         return False
@@ -307,6 +303,9 @@ class Play(param.Parameterized):
         with one_message(), using(language()), param.parameterized.batch_call_watchers(self):
             for name, value in {**values, **{c: getattr(self, c) + 1 for c in counters}}.items():
                 setattr(self, name, value)  # (param's ``update``: four times the cost here)
+            for shows, redraw in list(self.__dict__.get("_views", ())):  # view.py's ``follows``
+                if not shows.isdisjoint(counters):
+                    redraw()
             self.tick += 1
 
     def _bump(self) -> None:

@@ -11,7 +11,7 @@ from ..rules.yahtzee import BOXES, LABELS, UPPER
 from .names import seat_name, shown
 from .notebook import FixedDesign
 from .play import Play
-from .view import TableView
+from .view import TableView, follows
 
 HERE = Path(__file__).parent
 
@@ -67,7 +67,7 @@ class ScoreCard(TableView):
         self._view = CardView(on_score=self.play.score, card=card_description(self.play),
                               sizing_mode="stretch_width")
 
-    @param.depends("play.shown", "play.seats", watch=True)
+    @follows("shown", "seats")
     def _redraw(self):
         self._view.card = card_description(self.play)
 

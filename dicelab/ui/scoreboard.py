@@ -9,7 +9,7 @@ from ..i18n import _, number as num
 from .names import seat_name
 from .notebook import HTML
 from .play import Play
-from .view import TableView
+from .view import TableView, follows
 
 esc = html.escape
 
@@ -82,7 +82,7 @@ class Scoreboard(TableView):
     def _html(self):
         return scoreboard_html(self.play, self.records)
 
-    @param.depends("play.shown", "play.seats", watch=True)
+    @follows("shown", "seats")
     def _update(self, *__):
         self._pane.show(self._html())
 

@@ -16,6 +16,7 @@ from .components import (Controls, DiceTray, HintLine, History, ScoreCard, Score
 from .notebook import NotebookShow
 from .odds_panel import OddsPanel
 from .play import Play
+from .view import followers
 from .win_chart import WinChart
 from .words import settings_title
 
@@ -33,8 +34,11 @@ class Table(NotebookShow, pn.viewable.Viewer):
         # the watchers its views add to the game's objects, so that a table made again (in
         # another language) can retire this one's views
         before = _watchers(self._watched())
+        views = followers(self.play)
+        had = {id(v) for v in views}
         layout = self._layout()
         self._added = [w for i, w in _watchers(self._watched()).items() if i not in before]
+        self._followers = [v for v in views if id(v) not in had]
         return layout
 
     def _watched(self) -> list:
@@ -51,6 +55,9 @@ class Table(NotebookShow, pn.viewable.Viewer):
             except Exception:  # gone already
                 pass
         self._added = []
+        mine = {id(v) for v in getattr(self, "_followers", ())}
+        followers(self.play)[:] = [v for v in followers(self.play) if id(v) not in mine]
+        self._followers = []
 
     def _layout(self):
         p = self.play

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dicelab
 from dicelab.ui import controls as controls_mod
+from dicelab.ui.notebook import HTML
 from dicelab.ui import (Controls, DiceTray, HintLine, History, OddsPanel, Play, Scoreboard,
                         TurnBanner)
 
@@ -83,3 +84,28 @@ def test_a_change_redraws_only_the_views_that_show_it(monkeypatch):
     before = play.tick
     play.prefs.anim_ms = 0
     assert counts(draws) == {k: int(k == "tray") for k in draws} and play.tick == before
+
+
+def test_a_table_made_again_retires_the_views_of_the_old_one():
+    # a new language makes the table again: the old table's views must stop redrawing
+    from dicelab.ui.table import Table
+    from dicelab.ui.view import followers
+
+    g = dicelab.new_game("bones", ["Ann", "Bob"], seed=3)
+    play = Play.of(g)
+    alone = len(followers(play))
+    old = Table(play=play)
+    old.__panel__()
+    views = [redraw.__self__ for _shows, redraw in followers(play)[alone:]]
+    assert len(views) >= 7  # banner, controls, hint, history, scoreboard, odds, coach...
+    panes = {v: shown(v._pane) for v in views if isinstance(getattr(v, "_pane", None), HTML)}
+    assert len(panes) >= 4
+    play.changed("shown")
+    assert all(len(seen) == 1 for seen in panes.values())  # each once
+    old.retire()
+    assert len(followers(play)) == alone
+    new = Table(play=play)
+    new.__panel__()
+    assert play.roll()
+    assert all(len(seen) == 1 for seen in panes.values())  # the old ones: not again
+    assert len(followers(play)) == alone + len(views)
