@@ -45,6 +45,7 @@ _FOLLOWING: dict[type, list] = {}  # class -> [(method name, counters)]
 
 
 def _following(cls) -> list:
+    """``cls``'s methods that ``follows`` marked (an override without the mark hides one)."""
     out = _FOLLOWING.get(cls)
     if out is None:
         seen, out = set(), []
@@ -53,7 +54,7 @@ def _following(cls) -> list:
                 if name not in seen and hasattr(fn, "_follows"):
                     out.append((name, fn._follows))
                 seen.add(name)
-        out = _FOLLOWING[cls] = out
+        _FOLLOWING[cls] = out
     return out
 
 
