@@ -21,7 +21,7 @@ from ..names import shown_name
 from .phrases import decimal
 from .play import Play
 from .variants import ui_for
-from .view import followers
+from .view import follow
 
 esc = html.escape
 
@@ -52,7 +52,7 @@ class CoachView(pn.viewable.Viewer):
                                   margin=(0, 5))
         self._panel = pn.Column(sizing_mode="stretch_width")
         self._drawn_in = None  # the language the review panel was drawn in
-        followers(self.play).append((frozenset({"shown"}), self._follow))
+        follow(self.play, self._follow, "shown")
         self.play.prefs.param.watch(self._follow, "coach")
         self._follow()
 

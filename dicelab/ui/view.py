@@ -59,8 +59,15 @@ def _following(cls) -> list:
 
 
 def followers(play: Play) -> list:
-    """``play``'s views that ``follows`` marked: [(counters, redraw)], as Play.changed reads."""
+    """``play``'s views that redraw on its counters: [(counters, redraw)], as Play.changed
+    reads them."""
     return play.__dict__.setdefault("_views", [])
+
+
+def follow(play: Play, redraw, *counters: str) -> None:
+    """``redraw()`` whenever ``play.changed`` bumps any of ``counters`` (``follows`` without a
+    method to mark: a view that follows only sometimes)."""
+    followers(play).append((frozenset(counters), redraw))
 
 
 class TableView(NotebookShow, pn.viewable.Viewer):
@@ -70,9 +77,8 @@ class TableView(NotebookShow, pn.viewable.Viewer):
         if game is not None:
             params["play"] = Play.of(game)
         super().__init__(**params)
-        views = followers(self.play)
         for name, counters in _following(type(self)):
-            views.append((counters, getattr(self, name)))
+            follow(self.play, getattr(self, name), *counters)
 
     @property
     def game(self):

@@ -14,7 +14,7 @@ from ..i18n import _, language
 from ..odds.win_game import seat_chances
 from .phrases import percent_ticks
 from .variants import ui_for
-from .view import TableView, followers
+from .view import TableView, follow
 from .win_estimate import win_estimate
 
 MIN_ACTIONS = 5  # the x axis's least span: axes before the first point, no stretched single one
@@ -40,12 +40,12 @@ class WinChart(TableView):
         if self._est is not None:
             self._fig = self._figure()
             self._est.param.watch(self._estimated, "result")
-            followers(self.play).append((frozenset({"shown"}), self.label))
+            follow(self.play, self.label, "shown")
             self._estimated()
             return
         self._backfill()
         self._update()
-        followers(self.play).append((frozenset({"shown"}), self._update))
+        follow(self.play, self._update, "shown")
 
     def label(self, *_args):
         """The chart's words in the language of the moment (the seats' names stay)."""

@@ -38,6 +38,18 @@ def wait_http(url: str, timeout: float = 120.0) -> None:
     raise RuntimeError(f"{url} did not come up")
 
 
+def wait_port(port: int, proc, timeout: float = 120.0) -> None:
+    """Until a server listens on ``port`` (no HTTP request: it would make a page)."""
+    end = time.time() + timeout
+    while time.time() < end and proc.poll() is None:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.5).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"nothing listens on port {port}")
+
+
 def stop_process(proc, wait: float = 10.0) -> None:
     """Terminate a server this test started; kill it if it does not stop."""
     proc.terminate()
@@ -53,7 +65,9 @@ class Server:
         self.port = free_port()
         self.proc = None
 
-    def start(self):
+    def start(self, open_page: bool = True):
+        """``open_page``: wait for the app's page (which makes a session); else for the port
+        alone, so that the first page the server ever makes is the test's."""
         env = {**os.environ, "DICELAB_RECORDS": str(self.records), "DICELAB_SOUND": "off"}
         # network games in a store of the test run's own, not the user's (a test that needs
         # another store sets DICELAB_ROOMS itself); ``rooms`` for a RoomService of the test's
@@ -65,7 +79,10 @@ class Server:
                f"--allow-websocket-origin=localhost:{self.port}"]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE)
-        wait_http(self.url)
+        if open_page:
+            wait_http(self.url)
+        else:
+            wait_port(self.port, self.proc)
         return self
 
     def stop(self):

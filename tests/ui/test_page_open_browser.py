@@ -4,46 +4,22 @@ on a fresh server whose first page ever is a room's link, so that nothing an ear
 is there to help: the start screen made later must work in full, and so must the lobby."""
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-
 import pytest
 
 from dicelab.rooms import RoomService
 
-from .conftest import ROOT, free_port, stop_process
+from .conftest import Server
 
 pytestmark = [pytest.mark.browser]
 
 
 @pytest.fixture
-def fresh_server(tmp_path):
-    """``panel serve`` that has served no page yet (no HTTP request made to see it is up)."""
-    port = free_port()
-    rooms = "sqlite://" + str(tmp_path / "rooms.db")
-    env = {**os.environ, "DICELAB_ROOMS": rooms, "DICELAB_RECORDS": str(tmp_path / "r.sqlite3"),
-           "DICELAB_SOUND": "off"}
-    proc = subprocess.Popen([sys.executable, "-m", "panel", "serve",
-                             str(ROOT / "apps" / "dicelab_app.py"), "--port", str(port),
-                             "--address", "127.0.0.1",
-                             f"--allow-websocket-origin=127.0.0.1:{port}"],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    end = time.time() + 120
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.5).close()
-            break
-        except OSError:
-            if time.time() > end or proc.poll() is not None:
-                stop_process(proc)
-                raise RuntimeError("the server did not come up")
-            time.sleep(0.2)
-    yield f"http://127.0.0.1:{port}/dicelab_app", RoomService(rooms)
-    stop_process(proc)
+def fresh_server(tmp_path, monkeypatch):
+    """``panel serve`` that has served no page yet."""
+    monkeypatch.setenv("DICELAB_ROOMS", "sqlite://" + str(tmp_path / "rooms.db"))
+    srv = Server(tmp_path / "r.sqlite3").start(open_page=False)
+    yield srv.url, RoomService(srv.rooms)
+    srv.stop()
 
 
 def test_start_screen_and_lobby_made_after_a_room_page_opened_first(page, fresh_server):
