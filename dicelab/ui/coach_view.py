@@ -189,7 +189,7 @@ class CoachView(pn.viewable.Viewer):
         players = list(dict.fromkeys(df["player"]))
         colours = ["#e45756", "#4c78a8", "#f58518", "#54a24b", "#72b7b2", "#b279a2",
                    "#ff9da6", "#9d755d"]
-        fig = figure(height=220, sizing_mode="stretch_width", toolbar_location=None,
+        fig = figure(height=220, sizing_mode="stretch_width", toolbar_location=None, tools="",
                      title=(_("Value lost per {turn} ({unit}, % points)",
                               turn=self.play.ui.turn_word, unit=str(self.review.unit))
                             if self.play.ui.chance_points else

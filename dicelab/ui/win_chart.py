@@ -64,8 +64,10 @@ class WinChart(TableView):
         # the seats' names under the plot, three to a row: inside it, they hid the lines and
         # a narrow column cut the third name off
         rows = -(-g.n_seats // 3)
+        # no tools: with the toolbar hidden, Bokeh's default pan still took a drag (a finger
+        # scrolling a phone's page moved the chart, with no reset), and they were 9 more models
         f = figure(height=175 + 18 * rows, sizing_mode="stretch_width", toolbar_location=None,
-                   y_range=(0, 1), x_range=Range1d(0, MIN_ACTIONS), title="")
+                   tools="", y_range=(0, 1), x_range=Range1d(0, MIN_ACTIONS), title="")
         f.yaxis.formatter = NumeralTickFormatter(format="0%")
         f.xaxis.ticker = BasicTicker(min_interval=1)  # actions are whole: no 0.5 ticks
         f.xaxis.axis_label_text_font_size = "9pt"

@@ -122,6 +122,9 @@ def test_win_chart_names_every_seat_under_the_plot():
     # before any point: axes from 0 to 5, and each name's colour in its key
     assert (chart._fig.x_range.start, chart._fig.x_range.end) == (0, 5)
     assert all(len(item.renderers[0].data_source.data["x"]) == 2 for item in legend.items)
+    # no tools: the toolbar is hidden, so a default pan would take a finger's drag on a phone
+    # (scrolling the page) and move the lines out of sight, with no reset button
+    assert chart._fig.tools == [] and chart._fig.toolbar.active_drag in (None, "auto")
 
 
 def test_hint_adds_the_play_to_win_where_it_differs(cache):
