@@ -1,8 +1,9 @@
 """A served app's garbage collection does not stall every page (issue 15): a full collection
 walked every open page's objects (0.5 s with 30 pages open, measured by benchmarks/rooms_load.py
 with a gc callback), so each page's objects are frozen once it has loaded, and collected in one
-full pass after pages close. Here: freezing only in a served session, the garbage of a closed
-page still freed, one collection per burst of closes."""
+full pass after pages close: once every page has closed, or a batch of them. Here: freezing
+only in a served session, the garbage of a closed page still freed, one collection per burst of
+closes, none for a page closing among open ones until the batch is full."""
 from __future__ import annotations
 
 import asyncio
@@ -67,3 +68,33 @@ def test_a_loaded_page_is_frozen_and_a_closed_ones_garbage_is_freed():
     assert calm.full == 1
     assert gone() is None, "the closed page's garbage was not freed"
     assert gc.get_freeze_count() > 0  # and what lives is frozen again
+
+
+def test_a_page_closing_while_others_are_open_waits_for_a_batch():
+    """A reload or a student leaving early: its cycles wait (a full collection would stall
+    every open page, 0.5-0.7 s with 30 open) until ``batch`` pages have closed, or all."""
+    calm = CalmGC()
+    calm.settle, calm.batch = 0.05, 3
+    doc = served_doc()
+    with set_curdoc(doc):
+        for _ in range(4):  # four pages open
+            calm.page_loaded()
+        page = Cycle()
+        calm.page_loaded()  # a fifth, whose objects become garbage when it closes
+    gone = weakref.ref(page)
+    del page
+
+    async def closes(n):
+        for _ in range(n):
+            calm.page_closed()
+        await asyncio.sleep(0.3)
+    asyncio.run(closes(2))  # two closed, three open: below the batch
+    assert (calm.full, calm.open, calm.waiting) == (0, 3, 2)
+    assert gone() is not None, "collected although pages were open and the batch not full"
+    asyncio.run(closes(1))  # the third: the batch, one collection
+    assert (calm.full, calm.open, calm.waiting) == (1, 2, 0)
+    assert gone() is None, "the closed page's garbage was not freed"
+    asyncio.run(closes(2))  # the last pages close: no one to stall, collected at once
+    assert (calm.full, calm.open, calm.waiting) == (2, 0, 0)
+    calm.page_closed()  # a session whose page never loaded: nothing goes negative
+    assert calm.open == 0
