@@ -856,8 +856,8 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
         if alone_actions:
             # one room like the loaded ones, alone on the server: what a room's size costs
             # its last page, apart from the load (its own random numbers: the loaded phase's
-            # stay). Its pages stay open, idle (a page closing makes the server's full garbage
-            # collection a few seconds later), and its last state's live estimate is let
+            # stay). Its pages stay open, idle (pages closing can start the server's full
+            # garbage collection a few seconds later), and its last state's live estimate is let
             # finish: either would fall on the loaded phase
             alone = seat_rooms(service, "alone", 1, sessions // rooms, alone_actions, think,
                                random.Random(None if seed is None else seed + 1))
