@@ -38,6 +38,9 @@ def test_refined_estimate_holds_the_exact_chance(tmp_path, monkeypatch):
     """Two `winning` Bones seats (target 500): each published step's 95% interval; the last
     one (600 play-outs) holds the exact table's chance."""
     monkeypatch.setattr(win, "cache_dir", lambda: tmp_path)
+    # a whole core: at the server's share (a quarter) the 650 play-outs rested 3 s for each
+    # second they played, 30 s of the suite's time (the share has a test of its own)
+    monkeypatch.setattr(win_live._POOL, "share", 1.0)
     g = dicelab.new_game("bones", [Seat("A", make_player("bones", "winning")),
                                    Seat("B", make_player("bones", "winning"))],
                          seed=5, target=500, min_on_board=50)

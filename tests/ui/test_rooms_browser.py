@@ -665,7 +665,9 @@ def test_the_session_a_reload_left_does_not_mark_the_seat_away(people, tmp_path)
 
 
 # ----- 6. kill -9 and restart: nothing lost -------------------------------------------------------
-@pytest.mark.parametrize("store", ["sqlite", "redis"])
+# Redis in the browser behind DICELAB_SLOW (70 s): tests/test_rooms_durability.py kills a Redis
+# server and its writer in every run, without a browser
+@pytest.mark.parametrize("store", ["sqlite", pytest.param("redis", marks=SLOW)])
 def test_kill_9_and_restart_loses_nothing(people, browser, store, tmp_path, request):
     if store == "redis":
         redis = request.getfixturevalue("redis_server")
@@ -718,6 +720,9 @@ def test_kill_9_and_restart_loses_nothing(people, browser, store, tmp_path, requ
 
 
 # ----- 7. two server processes share a room through Redis -----------------------------------------
+# behind DICELAB_SLOW (60 s): tests/test_rooms_durability.py's two processes share a room through
+# Redis in every run, without a browser
+@SLOW
 def test_two_servers_share_a_room_through_redis(people, redis_server, tmp_path):
     rooms = redis_server.url
     one = serve(tmp_path / "records1.sqlite3", rooms)
