@@ -30,7 +30,6 @@ import statistics
 import sys
 import tempfile
 import time
-import types
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,23 +46,18 @@ def open_pages(n_pages: int, variant: str, seed: int):
 
     from dicelab.rooms import RoomService
     from dicelab.rooms import backend as rooms_backend
-    from dicelab.rooms import service as service_mod
     from dicelab.rooms.pacer import Pacer
     from dicelab.ui.lobby import RoomScreen, SeatKeeper
     from dicelab.ui.play import Prefs
 
     db = Path(tempfile.mkdtemp(prefix="room_pages_cpu-")) / "rooms.db"
-    service = RoomService(f"sqlite://{db}")
+    # the game's seed fixed: the same game every run
+    service = RoomService(f"sqlite://{db}", seeds=random.Random(seed).getrandbits)
     pacer = Pacer(service, pace=1.0)
     rooms_backend._backend = (service, pacer)  # what the pages use (put back by measure)
     room, token = service.create("bench", variant, {}, "Player 1")
     tokens = [token] + [service.join(room.name, f"Player {i + 1}") for i in range(1, n_pages)]
-    secrets = service_mod.secrets
-    service_mod.secrets = types.SimpleNamespace(randbits=random.Random(seed).getrandbits)
-    try:  # the game's seed: the same game every run
-        service.start(room.name, token)
-    finally:
-        service_mod.secrets = secrets
+    service.start(room.name, token)
     pages, docs = [], []
     for t in tokens:
         screen = RoomScreen(room.name, t, SeatKeeper(), Prefs(anim_ms=0, sound=False),

@@ -335,21 +335,17 @@ def test_a_wasted_yahtzee_round_is_noted_not_judged():
     assert coach.judge(g, "roll") is None  # the turn's first roll is forced
 
 
-def test_a_rooms_log_reviews_like_the_game(monkeypatch):
+def test_a_rooms_log_reviews_like_the_game():
     """A network game is its log: a room under way through the rooms service (a person and a
     computer) reviews the same from the room's game, from a copy replayed from the log (what
     a browser holds), and from that copy saved and loaded."""
     import random
-    import types
 
     from dicelab.rooms import RoomService
-    from dicelab.rooms import service as service_mod
     from dicelab.ui.lobby import replica
 
     # the room's seed fixed: with a random one the game sometimes ended before 40 actions
-    monkeypatch.setattr(service_mod, "secrets",
-                        types.SimpleNamespace(randbits=random.Random(5).getrandbits))
-    service = RoomService("memory")
+    service = RoomService("memory", seeds=random.Random(5).getrandbits)
     # (a target above 3,000: no win table is built here, the points alone)
     room, token = service.create("review me", "bones", {"target": 3500, "min_on_board": 300},
                                  "Ann")

@@ -605,3 +605,25 @@ def test_a_seat_is_at_the_table_only_with_its_person_there():
     assert not RoomSeat("Ann", holder="h", strategy="chicken").at_table   # taken over
     assert not RoomSeat("Robo", strategy="chicken").at_table              # a computer
     assert not RoomSeat("Gone").at_table                                  # left, empty
+
+
+def test_a_service_draws_each_games_seed_from_its_seeds():
+    """``seeds``: where a started game and a rematch get their seed (tests and benchmarks
+    replay one game); 63 bits, as the secrets module draws them by default."""
+    asked = []
+
+    def seeds(bits):
+        asked.append(bits)
+        return 1000 + len(asked)
+    service = RoomService(MemoryStore(), seeds=seeds)
+    room, ann = service.create("Seeded", "under40", {"target": 40}, "Ann")
+    bob = service.join("Seeded", "Bob")
+    service.start("Seeded", ann)
+    assert service.room("Seeded").seed == 1001 and asked == [63]
+    for _ in range(500):  # Under40 to 40: the first round decides it
+        g = service.state("Seeded")
+        if g.is_over:
+            break
+        service.act("Seeded", ann if g.current_player == 0 else bob, "roll")
+    service.rematch("Seeded", bob)
+    assert service.room("Seeded").seed == 1002 and asked == [63, 63]

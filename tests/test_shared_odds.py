@@ -10,7 +10,6 @@ import pytest
 
 from dicelab.errors import RuleError
 from dicelab.odds import fivedice as odds_fivedice
-from dicelab.rooms import service as room_service
 from dicelab.rooms import MemoryStore, RoomService
 from dicelab.ui import odds_view
 from dicelab.ui.hint import hint_text
@@ -32,8 +31,8 @@ def readouts(monkeypatch):
     return calls
 
 
-def room_of_three(settings):
-    service = RoomService(MemoryStore())
+def room_of_three(settings, seeds=None):
+    service = RoomService(MemoryStore(), seeds=seeds)
     room, ann = service.create("Shared", "bones", settings, "Ann")
     tokens = [ann, service.join("Shared", "Bob"), service.join("Shared", "Cy")]
     service.start("Shared", ann)
@@ -48,13 +47,13 @@ def sync(pages):
 
 
 @pytest.fixture
-def seeded(monkeypatch):
+def seeded():
     """Rooms get their games' seeds from this generator (the same games every run)."""
-    monkeypatch.setattr(room_service.secrets, "randbits", random.Random(15).getrandbits)
+    return random.Random(15).getrandbits
 
 
 def test_pages_of_a_room_share_one_readout_per_position(readouts, seeded):
-    service, pages = room_of_three({})
+    service, pages = room_of_three({}, seeded)
     assert next(p for p in pages if p.person_on_turn).roll()
     sync(pages)
     on_turn = next(p for p in pages if p.person_on_turn)  # (the same one unless it bust)
@@ -75,11 +74,11 @@ def test_pages_of_a_room_share_one_readout_per_position(readouts, seeded):
     assert len(readouts) == 2
 
 
-def a_choice_with_odds():
+def a_choice_with_odds(seeds):
     """A room whose first roll leaves the person on turn a choice of dice to set aside, and
     a die whose release is an allowed choice (not every one is: whole groups)."""
     for _ in range(100):
-        service, pages = room_of_three({"choose_keepers": True})
+        service, pages = room_of_three({"choose_keepers": True}, seeds)
         on_turn = next(p for p in pages if p.person_on_turn)
         on_turn.roll()
         sync(pages)
@@ -97,7 +96,7 @@ def a_choice_with_odds():
 
 def test_a_set_aside_choice_is_the_choosing_pages_own(readouts, seeded):
     # RULES.md Bones, choose_keepers: the person on turn picks which counting dice to set aside
-    pages, on_turn, pos = a_choice_with_odds()
+    pages, on_turn, pos = a_choice_with_odds(seeded)
     others = [p for p in pages if p is not on_turn]
     shared = current_odds(others[0])
     assert current_odds(on_turn) is shared and current_odds(others[1]) is shared

@@ -65,7 +65,9 @@ class RoomService:
     """Network game rooms. ``store``: a Store, or a spec for ``open_store`` (default: the
     ``DICELAB_ROOMS`` environment variable, else SQLite in the user data dir).
     ``grace``: seconds a seat must be empty or away before a computer may take it over;
-    ``clock``: seconds now (tests give their own).
+    ``clock``: seconds now (tests give their own); ``seeds``: a new game's seed, ``seeds(63)``
+    (default: the ``secrets`` module; tests and benchmarks give a Random's ``getrandbits`` to
+    play the same game every time).
     Limits (a classroom server no single client can fill): ``max_rooms`` rooms in the lobby,
     ``max_per_client`` created from one client address (environment ``DICELAB_MAX_ROOMS``,
     ``DICELAB_MAX_ROOMS_PER_CLIENT``); finished games leave the lobby for the store's history
@@ -75,8 +77,9 @@ class RoomService:
     def __init__(self, store: Store | str | None = None, *, grace: float = 120.0,
                  clock: Callable[[], float] = time.time, max_rooms: int | None = None,
                  max_per_client: int | None = None, keep_finished: float | None = None,
-                 idle: float | None = None):
+                 idle: float | None = None, seeds: Callable[[int], int] | None = None):
         self.store = store if isinstance(store, Store) else open_store(store)
+        self._seeds = seeds or secrets.randbits
         self.grace = float(grace)
         self.clock = clock
         self.max_rooms = _limit(max_rooms, "DICELAB_MAX_ROOMS", 500)
@@ -298,7 +301,7 @@ class RoomService:
             self._creator(room, token, L_("only the creator of {room} may start the game",
                                           room=room.name))
             self._open(room)
-            room.seed = secrets.randbits(63)
+            room.seed = self._seeds(63)
             self._build(room)  # refuses too few players (under40 needs two) with the rule's words
             room.started = True
 
@@ -324,7 +327,7 @@ class RoomService:
             def change(r: Room):
                 if r.log_start != room.log_start:  # someone asked first: that rematch it is
                     return
-                r.log_start, r.seed, r.finished = start, secrets.randbits(63), False
+                r.log_start, r.seed, r.finished = start, self._seeds(63), False
 
             self._update(name, change)
             return self._sync(key)[1]
