@@ -11,12 +11,10 @@ import gc
 import weakref
 
 import pytest
-from bokeh.document import Document
-from bokeh.server.contexts import BokehSessionContext
-from bokeh.server.session import ServerSession
 from panel.io.state import set_curdoc
 
 from dicelab.ui.session import CalmGC
+from tests.served import served_doc
 
 
 @pytest.fixture(autouse=True)
@@ -25,13 +23,17 @@ def unfrozen():
     gc.unfreeze()  # the rest of the test run collects as usual
 
 
-def served_doc():
-    doc = Document()
-    session = ServerSession("s1", doc)
-    context = BokehSessionContext("s1", None, doc)
-    context._set_session(session)
-    doc._session_context = lambda: context  # as the server sets it (a weak reference)
-    return doc
+def pages(n):
+    return [served_doc(sid=f"page-{i}") for i in range(n)]
+
+
+def load(calm, doc):
+    with set_curdoc(doc):
+        calm.page_loaded()
+
+
+def close(calm, doc):
+    calm.page_closed(doc.session_context)
 
 
 class Cycle:
@@ -48,21 +50,20 @@ def test_outside_a_server_python_collects_as_usual():
 def test_a_loaded_page_is_frozen_and_a_closed_ones_garbage_is_freed():
     calm = CalmGC()
     calm.settle = 0.05
-    doc = served_doc()
-    with set_curdoc(doc):
-        calm.page_loaded()  # the first page: the process's own objects
-        first = gc.get_freeze_count()
-        assert first > 0 and calm.started
-        page = Cycle()  # a page's objects: cycles, as Panel's and Bokeh's are
-        calm.page_loaded()
+    docs = pages(2)
+    load(calm, docs[0])  # the first page: the process's own objects
+    first = gc.get_freeze_count()
+    assert first > 0 and calm.started
+    page = Cycle()  # a page's objects: cycles, as Panel's and Bokeh's are
+    load(calm, docs[1])
     gone = weakref.ref(page)
     del page
     gc.collect()
     assert gone() is not None, "a frozen object is not walked by a full collection"
 
     async def closes():
-        calm.page_closed()
-        calm.page_closed()  # a burst: one collection, after the last
+        close(calm, docs[0])
+        close(calm, docs[1])  # a burst: one collection, after the last
         await asyncio.sleep(0.3)
     asyncio.run(closes())
     assert calm.full == 1
@@ -75,18 +76,17 @@ def test_a_page_closing_while_others_are_open_waits_for_a_batch():
     every open page, 0.5-0.7 s with 30 open) until ``batch`` pages have closed, or all."""
     calm = CalmGC()
     calm.settle, calm.batch = 0.05, 3
-    doc = served_doc()
-    with set_curdoc(doc):
-        for _ in range(4):  # four pages open
-            calm.page_loaded()
-        page = Cycle()
-        calm.page_loaded()  # a fifth, whose objects become garbage when it closes
+    docs = pages(5)
+    for doc in docs[:4]:  # four pages open
+        load(calm, doc)
+    page = Cycle()
+    load(calm, docs[4])  # a fifth, whose objects become garbage when it closes
     gone = weakref.ref(page)
     del page
 
     async def closes(n):
         for _ in range(n):
-            calm.page_closed()
+            close(calm, docs.pop())
         await asyncio.sleep(0.3)
     asyncio.run(closes(2))  # two closed, three open: below the batch
     assert (calm.full, calm.open, calm.waiting) == (0, 3, 2)
@@ -96,5 +96,24 @@ def test_a_page_closing_while_others_are_open_waits_for_a_batch():
     assert gone() is None, "the closed page's garbage was not freed"
     asyncio.run(closes(2))  # the last pages close: no one to stall, collected at once
     assert (calm.full, calm.open, calm.waiting) == (2, 0, 0)
-    calm.page_closed()  # a session whose page never loaded: nothing goes negative
-    assert calm.open == 0
+    close(calm, served_doc(sid="never-loaded"))  # nothing goes negative
+    assert (calm.open, calm.waiting) == (0, 0)
+
+
+def test_a_session_whose_page_never_loaded_does_not_count_as_a_closed_page():
+    """A request that never opens its websocket (a crawler, a prefetch, the benchmark's check
+    that the server is up) ends without its page loading. Counted as a closed page, it made
+    the last open pages look closed: a full collection then stalled them (0.2 s in
+    rooms_load.py, in the middle of the lone session's play)."""
+    calm = CalmGC()
+    calm.settle = 0.05
+    docs = pages(2)
+    load(calm, docs[0])
+    load(calm, docs[1])
+
+    async def closes():
+        close(calm, served_doc(sid="never-loaded"))
+        close(calm, served_doc(sid="never-loaded-either"))
+        await asyncio.sleep(0.3)
+    asyncio.run(closes())
+    assert (calm.full, calm.open, calm.waiting) == (0, 2, 0)

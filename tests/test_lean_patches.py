@@ -18,7 +18,7 @@ from bokeh.server.session import ServerSession
 
 import dicelab
 from dicelab.ui.play import Play, Prefs
-from dicelab.ui.session import _lean_patch_doc, lean_patches
+from dicelab.ui.wire import _lean_patch_doc, lean_patches
 from dicelab.ui.table import Table
 
 

@@ -501,7 +501,7 @@ def test_a_stranded_write_queue_is_sent(monkeypatch):
     from bokeh.document import Document
     from panel.io import document as pdoc
 
-    from dicelab.ui.session import flush_stuck_writes
+    from dicelab.ui.wire import flush_stuck_writes
 
     sent = []
     monkeypatch.setattr(pdoc, "_dispatch_write_task", lambda doc, fn, *a: sent.append((doc, fn)))

@@ -5,11 +5,9 @@ session's websockets; here on Bokeh's own session classes, so a renamed attribut
 from __future__ import annotations
 
 from bokeh.document import Document
-from bokeh.server.connection import ServerConnection
-from bokeh.server.contexts import BokehSessionContext
-from bokeh.server.session import ServerSession
 
-from dicelab.ui.session import send_at_once
+from dicelab.ui.wire import send_at_once
+from tests.served import served_doc
 
 
 class Handler:
@@ -22,17 +20,6 @@ class Handler:
         if self.closed:  # tornado asserts a live ws_connection
             raise AssertionError("closed")
         self.nodelay = value
-
-
-def served_doc(handlers):
-    doc = Document()
-    session = ServerSession("s1", doc)
-    for h in handlers:
-        session.subscribe(ServerConnection(None, h, None, session))
-    context = BokehSessionContext("s1", None, doc)
-    context._set_session(session)
-    doc._session_context = lambda: context  # as the server sets it (a weak reference)
-    return doc
 
 
 def test_every_websocket_of_the_session_gets_tcp_nodelay():

@@ -10,8 +10,8 @@ import unicodedata
 import panel as pn
 import panel_material_ui as pmui
 
-from ..errors import RuleError
 from .. import i18n
+from ..errors import RuleError
 from ..i18n import _
 from ..rooms.pacer import default_strategy
 from .join_link import JoinLink
@@ -25,13 +25,14 @@ from .records import RecordStore
 from .room import RoomScreen
 from .score_card import CardView
 from .seat_keeper import SeatKeeper
-from .session import calm_gc, keep_flushing, lean_patches, one_message, send_at_once
+from .session import calm_gc, one_message
 from .settings_drawer import SettingsDrawer
 from .start import SeatSpec, StartScreen
 from .switch_player import SwitchPlayer
 from .table import Table
 from .tray import TrayView
 from .variant_cards import VARIANTS, VariantCards
+from .wire import keep_flushing, lean_patches, send_at_once
 
 __all__ = ["DicelabApp", "KeyBridge", "SeatSpec", "SettingsDrawer", "StartScreen",
            "SwitchPlayer", "Table", "VARIANTS", "VariantCards", "create_app",
@@ -106,8 +107,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
     def __init__(self, records_path=None, prefs: Prefs | None = None, lang: str | None = None,
                  **params):
         super().__init__(**params)
-        # the language first: everything below is made in it (``lang``: the caller's choice,
-        # e.g. dicelab.app(lang="ru"); only ?lang= in the address goes before it)
+        # the language first (``lang``: the caller's, e.g. dicelab.app(lang="ru"); ?lang= wins)
         self._lang_fixed = url_language() or (set_page_language(lang) if lang else None)
         self.lang = set_page_language(first_language(self._lang_fixed, None,
                                                      header_language()))
@@ -349,7 +349,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
             self._when_loaded(lambda: self.open_room(name, token))
 
     def _session_gone(self, session_context):
-        calm_gc.page_closed()
+        calm_gc.page_closed(session_context)
         if self.room_screen is not None:
             self.room_screen.away()
         if self.lobby is not None:

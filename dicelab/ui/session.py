@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import gc
 import logging
 import threading
 
 import panel as pn
+
+from .wire import corked
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,7 @@ def _in_page(doc, fn) -> None:
     from panel.io.document import hold
     from panel.io.state import set_curdoc
 
-    with set_curdoc(doc), hold(doc):
+    with corked(doc), set_curdoc(doc), hold(doc):
         fn()
 
 
@@ -73,7 +74,7 @@ def one_message():
         return
     from panel.io.document import hold
 
-    with hold(doc):
+    with corked(doc), hold(doc):
         yield
 
 
@@ -211,98 +212,6 @@ def every(fn, period_ms: int = 2000):
     return stop
 
 
-def _connections(doc=None) -> list:
-    """The websocket connections of this session (none outside a server)."""
-    doc = doc or served_doc()
-    session = getattr(getattr(doc, "session_context", None), "_session", None)
-    return list(getattr(session, "_subscribed_connections", None) or ())
-
-
-def send_at_once(doc=None) -> int:
-    """Turn Nagle's algorithm off on this session's websockets; returns how many.
-
-    Bokeh writes each message as several websocket frames (header, metadata, content), and
-    Tornado leaves a websocket's TCP_NODELAY off: with Nagle's algorithm a frame written while
-    the previous one is unacknowledged waits for the browser's delayed ACK (40 ms on Linux, up
-    to 200 ms on Windows) before it leaves. Browsers set TCP_NODELAY on their side. Call it
-    once the page is loaded (its websocket is open then)."""
-    done = 0
-    for connection in _connections(doc):
-        try:
-            connection._socket.set_nodelay(True)
-            done += 1
-        except Exception:  # closed meanwhile, or another kind of connection
-            pass
-    return done
-
-
-@functools.cache
-def _lean_patch_doc():
-    """Bokeh's PATCH-DOC message class, made without first listing every model of the page.
-
-    Bokeh (3.9) starts each message by mapping every model the browser has (a few hundred per
-    page: a reference object each) so that the serializer sends those as references, and
-    builds the set of them too; a room's page pays that at every action, for the handful of
-    models an action changes: about a sixth of a page's update. This serializer asks the
-    document about each model it meets instead, with the same answer, so the message is the
-    same."""
-    from bokeh.core.serialization import Serializer
-    from bokeh.model import Model
-    from bokeh.protocol.messages.patch_doc import PatchJson, patch_doc
-
-    class SyncedRefs(Serializer):
-        def __init__(self, models) -> None:
-            super().__init__()
-            self._models = models
-
-        def _synced(self, obj) -> bool:  # what ``models.synced_references`` would hold
-            models = self._models
-            return (isinstance(obj, Model) and models.get_by_id(obj.id) is obj
-                    and obj not in models._new_models)
-
-        def has_ref(self, obj) -> bool:
-            return id(obj) in self._references or self._synced(obj)
-
-        def get_ref(self, obj):
-            ref = self._references.get(id(obj))
-            if ref is None and self._synced(obj):
-                ref = self._references[id(obj)] = obj.ref
-            return ref
-
-    class LeanPatchDoc(patch_doc):
-        @classmethod
-        def create(cls, events, **metadata):
-            docs = {event.document for event in events}
-            if len(docs) != 1:  # (and no events): Bokeh's own says why
-                return patch_doc.create(events, **metadata)
-            [doc] = docs
-            serializer = SyncedRefs(doc.models)
-            patch_json = PatchJson(events=serializer.encode(events))
-            doc.models.flush_synced(lambda model: not serializer.has_ref(model))
-            msg = cls(cls.create_header(), metadata, patch_json)
-            msg.add_buffers(*serializer.buffers)
-            return msg
-    return LeanPatchDoc
-
-
-def lean_patches(doc=None) -> int:
-    """This session's websockets make their PATCH-DOC messages with ``_lean_patch_doc``;
-    returns how many. A connection's protocol otherwise shares Bokeh's table of message
-    classes: only this session's are changed. Call it once the page is loaded."""
-    lean = _lean_patch_doc()
-    done = 0
-    for connection in _connections(doc):
-        protocol = getattr(connection, "protocol", None)
-        table = getattr(protocol, "_messages", None)
-        kind = "PATCH-DOC"  # i18n: not shown (Bokeh's message type)
-        if not isinstance(table, dict) or kind not in table:
-            continue
-        if table[kind] is not lean:
-            protocol._messages = {**table, kind: lean}
-        done += 1
-    return done
-
-
 class CalmGC:
     """Python's full garbage collections without stalling every page of the server.
 
@@ -327,13 +236,18 @@ class CalmGC:
         self.started = False
         self._timer = None
         self.full = 0  # full collections made after pages closed
-        self.open = 0  # pages loaded and not closed (as far as this counts: see page_closed)
-        self.waiting = 0  # pages closed since the last full collection
+        self._loaded: set[str] = set()  # the sessions whose page loaded and has not closed
+        self.waiting = 0  # loaded pages closed since the last full collection
+
+    @property
+    def open(self) -> int:
+        return len(self._loaded)
 
     def page_loaded(self) -> None:
-        if served_doc() is None:  # a notebook's kernel or a script: Python's own way
+        doc = served_doc()
+        if doc is None:  # a notebook's kernel or a script: Python's own way
             return
-        self.open += 1
+        self._loaded.add(doc.session_context.id)
         if not self.started:
             self.started = True
             gc.collect()
@@ -341,9 +255,15 @@ class CalmGC:
             gc.collect(1)
         gc.freeze()
 
-    def page_closed(self) -> None:
-        """A session ended (its page may never have loaded: then nothing of it was frozen)."""
-        self.open = max(0, self.open - 1)
+    def page_closed(self, session_context) -> None:
+        """A session ended. One whose page never loaded (a request that never opened its
+        websocket: a crawler, a prefetch, a reload before the page was up) froze nothing and
+        is not counted: counted, it once made every page look closed, and the full
+        collection that followed stalled the pages still open for 0.2 s."""
+        sid = getattr(session_context, "id", None)
+        if sid not in self._loaded:
+            return
+        self._loaded.discard(sid)
         self.waiting += 1
         if self._timer is None and self.open and self.waiting < self.batch:
             return
@@ -361,35 +281,3 @@ class CalmGC:
 
 
 calm_gc = CalmGC()
-
-
-def flush_stuck_writes(doc=None) -> bool:
-    """Send messages Panel queued for this page but never wrote; True if there were some.
-
-    Panel (1.9) queues a page's changes when its websocket is busy, and a queue-writing task
-    that finishes while another is starting can drop the "queue is live" mark, stranding the
-    newest messages until the page changes again. For a page whose last change was the other
-    player's final action, that is never: the page stays a move behind, buttons disabled.
-    Seen in the rooms browser tests; this puts the mark back and writes the queue. Still needed
-    with Panel 1.9.4 (checked for issue 14): ``_dispatch_msgs`` deletes the mark after awaiting
-    its writes even when ``schedule_write_events`` queued more meanwhile, and the task that
-    call scheduled then finds no mark and returns."""
-    from panel.io import document as pdoc
-
-    doc = doc or pn.state.curdoc
-    msgs, block = getattr(pdoc, "_WRITE_MSGS", None), getattr(pdoc, "_WRITE_BLOCK", None)
-    dispatch = getattr(pdoc, "_dispatch_write_task", None)
-    write = getattr(pdoc, "_dispatch_msgs", None)
-    if doc is None or None in (msgs, block, dispatch, write):
-        return False  # a Panel without this queue
-    if doc in msgs and doc not in block:
-        block[doc] = True
-        dispatch(doc, write, doc)
-        return True
-    return False
-
-
-def keep_flushing(period_ms: int = 1000):
-    """Check this session's write queue every ``period_ms``; returns the stop function."""
-    doc = served_doc()
-    return every(lambda: flush_stuck_writes(doc), period_ms)
