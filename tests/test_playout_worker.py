@@ -105,3 +105,17 @@ def test_a_worker_that_cannot_start_leaves_the_play_outs_to_the_thread(monkeypat
     est = runner.play(shared, 5, None, 0)
     assert est.playouts == 5
     assert est == win_live._Runner(share=1.0, where="thread").play(shared_of(game), 5, None, 0)
+
+
+def test_the_worker_runs_only_on_cpu_time_nothing_else_wants():
+    game = dicelab.new_game("bones", ["A", "B", "C"], seed=4, target=1000)
+    worker = PlayoutWorker()
+    try:
+        worker.run(shared_of(game), 5, None, 0)
+        if hasattr(os, "SCHED_IDLE"):  # Linux: a page that wakes takes the CPU back at once
+            assert os.sched_getscheduler(worker.pid) == os.SCHED_IDLE
+        else:
+            assert os.getpriority(os.PRIO_PROCESS, worker.pid) > os.getpriority(
+                os.PRIO_PROCESS, 0)
+    finally:
+        worker.close()

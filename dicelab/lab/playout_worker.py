@@ -3,8 +3,8 @@
 A served app's pages all run on one event loop. Play-outs in a thread of that process, even
 capped at a quarter of a core, held Python's lock often enough to delay every page of every
 room: in ``benchmarks/rooms_load.py`` the players' p95 went from 42 ms with estimates off to
-254 ms with them on. In this process they take nothing from the pages' thread, and at a lower
-priority (``nice``) they take a core only when the server does not need it.
+254 ms with them on. In this process they take nothing from the pages' thread, and at the lowest
+priority (``SCHED_IDLE``, else ``nice``) they take a core only when the server does not need it.
 
 ``PlayoutWorker`` is the server's side; ``main`` the child's. They speak pickled tuples over a
 socket pair: ``("run", sid, base or None, n, seed, stand_in, wins, done)`` is answered with
@@ -125,16 +125,31 @@ class PlayoutWorker:
             self._stop()
 
 
+def lower_priority() -> str:
+    """Put this process where it takes only the CPU time that nothing else wants: Linux's
+    ``SCHED_IDLE`` (a page's thread that wakes takes the CPU back at once), else ``nice``.
+    With ``nice`` alone, a server given one CPU (rooms_load.py pins it) lost up to a sixth of
+    it to play-outs while its pages were busy, and a waking page waited for the child's
+    slice. Returns which was set: "idle", "nice" or "" (neither)."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        return "idle"
+    except (AttributeError, OSError):
+        pass
+    try:
+        os.nice(NICE)
+        return "nice"
+    except (AttributeError, OSError):
+        return ""
+
+
 def main(fd: int) -> int:
     """The child: run chunks until the server's end closes."""
     import signal
     from multiprocessing.connection import Connection
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is for the server, which stops us
-    try:
-        os.nice(NICE)
-    except (AttributeError, OSError):
-        pass
+    lower_priority()
     conn = Connection(fd)
     bases: OrderedDict = OrderedDict()
     while True:
