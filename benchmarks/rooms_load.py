@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/rooms_load.py [--sessions 30] [--rooms 10] [--actions 30]
                                               [--lone-actions 90] [--alone-actions 0]
                                               [--think 0.5] [--port P] [--json out.json]
-                                              [--hostile] [--pin]
+                                              [--hostile] [--no-pin]
 
 Serves ``apps/dicelab_app.py`` from one ``panel serve`` (rooms in a fresh SQLite file,
 ``DICELAB_ROOMS=sqlite:///…``), seats the players directly with ``RoomService`` on that file
@@ -60,12 +60,15 @@ Measured:
   watcher).
 
 Fairness: real clients are browsers on other machines, but here the client process runs on the
-same cores as the server and takes about as much CPU per action. ``--pin`` puts the server on
-one CPU and this client process on another (``os.sched_setaffinity``, for the lone and the
-loaded phases alike), so the two no longer take each other's time; the server then has one
-CPU of its own (its background threads included) instead of a share of all of them. The
-default is unpinned, as before (the figures of earlier runs stay comparable); the table says
-which was used. This process also freezes its sessions' documents once they are open
+same cores as the server and takes about as much CPU per action. So the server runs on one CPU
+and this client process on another (``os.sched_setaffinity``, for the lone and the loaded phases
+alike; ``--no-pin``: both share every CPU); the server then has one CPU of its own (its
+background threads and play-out worker included) instead of a share of all of them. Until
+2026-12-02 the default was to share, and the client took the server's time: in a room of three
+played alone, the event loop handled an action in 17 ms of CPU but 25 ms of wall time (every
+websocket write woke a client thread, which the kernel let run at once on the server's core),
+against 19 ms pinned; the rooms' p95 moved by a third from run to run. The table says which was
+used. This process also freezes its sessions' documents once they are open
 (``gc.freeze``): 30 documents in one heap made its full garbage collections take up to 0.5 s,
 a pause that real browsers, each with a heap of its own, do not add (from 2026-12-01).
 
@@ -551,7 +554,7 @@ def pin_cpus(pin: bool) -> tuple[set[int], set[int]] | None:
         return None
     cpus = sorted(os.sched_getaffinity(0))
     if len(cpus) < 2:
-        print("rooms_load: --pin needs two CPUs; not pinned", file=sys.stderr)
+        print("rooms_load: pinning needs two CPUs; not pinned", file=sys.stderr)
         return None
     server, client = {cpus[0]}, {cpus[1]}
     for tid in os.listdir("/proc/self/task"):  # 0 would be the calling thread only
@@ -810,7 +813,7 @@ def play_lone(out: dict, service, pid: int, url: str, n_actions: int, think: flo
 def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float = 0.5,
             port: int = 0, pace: float = 0.05, seed: int | None = None,
             workdir: Path | None = None, app: Path | None = None, hostile: bool = False,
-            pin: bool = False, lone_actions: int = 90, alone_actions: int = 0,
+            pin: bool = True, lone_actions: int = 90, alone_actions: int = 0,
             warm_actions: int = 60) -> dict:
     """Serve the app, play the lone room then the loaded rooms; returns every number."""
     from dicelab.rooms import RoomService
@@ -830,7 +833,10 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
     app = Path(app or ROOT / "apps" / "dicelab_app.py").resolve()
     url = f"http://127.0.0.1:{port}/{app.stem}"
     server = serve(port, db, pace, work / "server.log", app, pinned and pinned[0])
-    service = RoomService(f"sqlite://{db}")
+    # the rooms' games too come from --seed (since 2026-12-02; before, from ``secrets``, so
+    # runs did not replay the same games)
+    service = RoomService(f"sqlite://{db}", seeds=None if seed is None
+                          else random.Random(seed + 3).getrandbits)
     out = {"sessions": sessions, "rooms": rooms, "actions": actions, "think": think,
            "warm_actions": warm_actions,
            "pinned": pinned and [sorted(c) for c in pinned],
@@ -1024,9 +1030,9 @@ def main(argv=None) -> int:
     ap.add_argument("--hostile", action="store_true",
                     help="also: a client flooding room creation, a room with the largest "
                          "settings, and a lobby over 5,000 stored rooms")
-    ap.add_argument("--pin", action="store_true",
-                    help="run the server on one CPU and this client on another (as if the "
-                         "clients were elsewhere); default: both share every CPU")
+    ap.add_argument("--pin", action=argparse.BooleanOptionalAction, default=True,
+                    help="run the server on one CPU and this client on another, as if the "
+                         "clients were elsewhere (the default); --no-pin: both share every CPU")
     args = ap.parse_args(argv)
     r = measure(sessions=args.sessions, rooms=args.rooms, actions=args.actions,
                 think=args.think, port=args.port, seed=args.seed, app=args.app,
