@@ -251,9 +251,27 @@ class CalmGC:
         if not self.started:
             self.started = True
             gc.collect()
+            try:
+                loop = asyncio.get_running_loop()  # (a page loads on the server's loop)
+            except RuntimeError:
+                loop = None
+            if loop is not None:
+                gc.callbacks.append(lambda phase, info: self._after(phase, info, loop))
         else:
             gc.collect(1)
         gc.freeze()
+
+    def _after(self, phase: str, info: dict, loop) -> None:
+        """After Python's own full collection (it walks every object not frozen): what lived
+        through it is frozen too, so that the next one walks only what is newer. Each walked
+        the objects made since the pages loaded (caches, histories): 30-34 ms in the middle
+        of 30 players' play, stalling every room. Frozen on the loop's next turn, not inside
+        the collection."""
+        if phase == "stop" and info.get("generation") == 2 and self._loaded:
+            try:
+                loop.call_soon_threadsafe(gc.freeze)
+            except RuntimeError:  # the loop has closed
+                pass
 
     def page_closed(self, session_context) -> None:
         """A session ended. One whose page never loaded (a request that never opened its
