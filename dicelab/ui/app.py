@@ -25,14 +25,14 @@ from .records import RecordStore
 from .room import RoomScreen
 from .score_card import CardView
 from .seat_keeper import SeatKeeper
-from .session import calm_gc, one_message
+from .session import calm_gc, keep_flushing, one_message
 from .settings_drawer import SettingsDrawer
 from .start import SeatSpec, StartScreen
 from .switch_player import SwitchPlayer
 from .table import Table
 from .tray import TrayView
 from .variant_cards import VARIANTS, VariantCards
-from .wire import keep_flushing, lean_patches, send_at_once
+from .wire import lean_patches, send_at_once
 
 __all__ = ["DicelabApp", "KeyBridge", "SeatSpec", "SettingsDrawer", "StartScreen",
            "SwitchPlayer", "Table", "VARIANTS", "VariantCards", "create_app",

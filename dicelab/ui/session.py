@@ -11,16 +11,9 @@ import threading
 
 import panel as pn
 
-from .wire import corked
+from .wire import corked, flush_stuck_writes, served_doc
 
 log = logging.getLogger(__name__)
-
-
-def served_doc():
-    """This session's Bokeh document when served by a server (None in a script or notebook)."""
-    doc = pn.state.curdoc
-    return doc if doc is not None and getattr(doc, "session_context", None) is not None \
-        else None
 
 
 def _next_tick(doc, fn) -> None:
@@ -299,3 +292,9 @@ class CalmGC:
 
 
 calm_gc = CalmGC()
+
+
+def keep_flushing(period_ms: int = 1000):
+    """Check this session's write queue every ``period_ms``; returns the stop function."""
+    doc = served_doc()
+    return every(lambda: flush_stuck_writes(doc), period_ms)

@@ -9,15 +9,16 @@ import socket
 import panel as pn
 
 
-def _served_doc():
-    from .session import served_doc
-
-    return served_doc()
+def served_doc():
+    """This session's Bokeh document when served by a server (None in a script or notebook)."""
+    doc = pn.state.curdoc
+    return doc if doc is not None and getattr(doc, "session_context", None) is not None \
+        else None
 
 
 def _connections(doc=None) -> list:
     """The websocket connections of this session (none outside a server)."""
-    doc = doc or _served_doc()
+    doc = doc or served_doc()
     session = getattr(getattr(doc, "session_context", None), "_session", None)
     return list(getattr(session, "_subscribed_connections", None) or ())
 
@@ -170,11 +171,3 @@ def flush_stuck_writes(doc=None) -> bool:
         dispatch(doc, write, doc)
         return True
     return False
-
-
-def keep_flushing(period_ms: int = 1000):
-    """Check this session's write queue every ``period_ms``; returns the stop function."""
-    from .session import every
-
-    doc = _served_doc()
-    return every(lambda: flush_stuck_writes(doc), period_ms)
