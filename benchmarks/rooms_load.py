@@ -65,9 +65,8 @@ and this client process on another (``os.sched_setaffinity``, for the lone and t
 alike; ``--no-pin``: both share every CPU); the server then has one CPU of its own (its
 background threads and play-out worker included) instead of a share of all of them. Until
 2026-12-02 the default was to share, and the client took the server's time: in a room of three
-played alone, the event loop handled an action in 17 ms of CPU but 25 ms of wall time (every
-websocket write woke a client thread, which the kernel let run at once on the server's core),
-against 19 ms pinned; the rooms' p95 moved by a third from run to run. The table says which was
+played alone, the event loop handled an action in 17 ms of CPU but 25 ms of wall time,
+waiting for a core the client's threads held, against 19 ms pinned; the rooms' p95 moved by a third from run to run. The table says which was
 used. This process also freezes its sessions' documents once they are open
 (``gc.freeze``): 30 documents in one heap made its full garbage collections take up to 0.5 s,
 a pause that real browsers, each with a heap of its own, do not add (from 2026-12-01).

@@ -125,22 +125,21 @@ class PlayoutWorker:
             self._stop()
 
 
-def lower_priority() -> str:
+def lower_priority() -> None:
     """Put this process where it takes only the CPU time that nothing else wants: Linux's
     ``SCHED_IDLE`` (a page's thread that wakes takes the CPU back at once), else ``nice``.
     With ``nice`` alone, a server given one CPU (rooms_load.py pins it) lost up to a sixth of
     it to play-outs while its pages were busy, and a waking page waited for the child's
-    slice. Returns which was set: "idle", "nice" or "" (neither)."""
+    slice."""
     try:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-        return "idle"
+        return
     except (AttributeError, OSError):
         pass
     try:
         os.nice(NICE)
-        return "nice"
     except (AttributeError, OSError):
-        return ""
+        pass
 
 
 def main(fd: int) -> int:
