@@ -681,6 +681,25 @@ def pct(xs, q):
     return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))]
 
 
+def ratio_interval(loaded, lone, q: float = .95, draws: int = 2000,
+                   seed: int = 0) -> tuple[float, float]:
+    """95% bootstrap interval of ``pct(loaded, q) / pct(lone, q)``: both samples drawn again
+    with replacement, ``draws`` times. How far a run's ratio is from the next run's by the luck
+    of its few slowest actions alone (a p95 of 88 actions rests on its 4 slowest); a busier or
+    quieter machine on another day moves it further, and this does not say by how much."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    a, b = np.asarray(loaded, float), np.asarray(lone, float)
+    ia = rng.integers(0, len(a), (draws, len(a)))
+    ib = rng.integers(0, len(b), (draws, len(b)))
+    # pct's own rule (the sample nearest q), so the interval is around the printed ratio
+    ka, kb = min(len(a) - 1, round(q * (len(a) - 1))), min(len(b) - 1, round(q * (len(b) - 1)))
+    ratios = np.sort(a[ia], axis=1)[:, ka] / np.sort(b[ib], axis=1)[:, kb]
+    lo, hi = np.quantile(ratios, [.025, .975])
+    return float(lo), float(hi)
+
+
 # ----- the hostile phase (issue 15) ------------------------------------------------------------
 # the largest settings the rules allow, as far as the odds solver's work goes: the highest
 # target, the highest barrel, the widest and most pits, the highest opening
@@ -920,6 +939,7 @@ def measure(sessions: int = 30, rooms: int = 10, actions: int = 30, think: float
         out[k] = sum(c[k] for c in checks)
     out["problems"] = [p for c in checks for p in c["problems"]]
     out["ratio_p95"] = pct(out["loaded"], .95) / pct(out["lone"], .95)
+    out["ratio_p95_interval"] = ratio_interval(out["loaded"], out["lone"])
     out["ratio_p50"] = statistics.median(out["loaded"]) / statistics.median(out["lone"])
     if out.get("alone"):
         out["ratio_alone_p95"] = pct(out["loaded"], .95) / pct(out["alone"], .95)
@@ -944,6 +964,10 @@ def report(r: dict) -> None:
             _phase_row(f"loaded: {r['sessions']} sessions, {r['rooms']} rooms", r, "loaded"),
             ("ratio loaded / lone", "", f"{r['ratio_p50']:.2f}x", f"{r['ratio_p95']:.2f}x",
              "", "", "", "")]
+    interval = r.get("ratio_p95_interval")
+    if interval:  # the luck of the slowest few actions, as a bootstrap sees it
+        rows.append(("  its p95's 95% bootstrap interval", "", "",
+                     f"{interval[0]:.2f}x-{interval[1]:.2f}x", "", "", "", ""))
     alone = r.get("alone")
     if alone:  # the same kind of room, alone: the load's part of the ratio, apart from the room's
         rows += [_phase_row(f"one room of {r['sessions'] // r['rooms']}, alone", r, "alone"),

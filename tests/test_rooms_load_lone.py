@@ -57,3 +57,20 @@ def test_a_lone_room_that_plays_its_actions_is_the_only_one(monkeypatch):
     out = {}
     assert len(rl.play_lone(out, None, 1, "url", 90, 0.5, random.Random(1), [])) == 1
     assert out["lone_rooms"] == 1 and out["lone_actions"] == 90
+
+
+def test_the_ratio_comes_with_the_interval_its_slowest_actions_allow():
+    """The p95 ratio's bootstrap interval: exact when every action took the same time, around
+    the printed ratio otherwise, and wider for fewer actions (a p95 of 20 rests on 1 action)."""
+    rl = load_benchmark()
+    assert rl.ratio_interval([30.0] * 280, [15.0] * 88) == (2.0, 2.0)
+    rng = random.Random(7)
+    lone = [rng.lognormvariate(2.1, 0.2) for _ in range(88)]
+    loaded = [rng.lognormvariate(2.4, 0.25) for _ in range(280)]
+    lo, hi = rl.ratio_interval(loaded, lone)
+    ratio = rl.pct(loaded, .95) / rl.pct(lone, .95)
+    assert lo < ratio < hi
+    assert 1.0 < lo and hi < 2.5
+    few_lo, few_hi = rl.ratio_interval(loaded[:40], lone[:20])
+    assert few_hi - few_lo > hi - lo
+    assert rl.ratio_interval(loaded, lone) == (lo, hi)  # the same draws every time
