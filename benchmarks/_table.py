@@ -1,4 +1,4 @@
-"""Shared by the benchmarks: time a call, print rows as an aligned table."""
+"""Shared by the benchmarks: time a call, a quantile, print rows as an aligned table."""
 import statistics
 import time
 
@@ -11,6 +11,16 @@ def timed(fn, repeat):
         out = fn()
         times.append(time.perf_counter() - t)
     return statistics.median(times), out
+
+
+def rank(n: int, q: float) -> int:
+    """Which of ``n`` sorted samples is the ``q`` quantile (the nearest one)."""
+    return min(n - 1, round(q * (n - 1)))
+
+
+def pct(xs, q):
+    """The ``q`` quantile of ``xs``: one of its samples (``rank``)."""
+    return sorted(xs)[rank(len(xs), q)]
 
 
 def print_table(title, header, rows):

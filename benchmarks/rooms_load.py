@@ -101,7 +101,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(ROOT))
-from _table import print_table
+from _table import pct, print_table, rank
 
 ROLLS_PER_TURN = 2
 WARMUP = 2  # first actions of each room left out of the latency figures (checked all the same)
@@ -676,11 +676,6 @@ def close_all(seats: list[Seat]):
         s.closed.wait(10)
 
 
-def pct(xs, q):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))]
-
-
 def ratio_interval(loaded, lone, q: float = .95, draws: int = 2000,
                    seed: int = 0) -> tuple[float, float]:
     """95% bootstrap interval of ``pct(loaded, q) / pct(lone, q)``: both samples drawn again
@@ -693,9 +688,9 @@ def ratio_interval(loaded, lone, q: float = .95, draws: int = 2000,
     a, b = np.asarray(loaded, float), np.asarray(lone, float)
     ia = rng.integers(0, len(a), (draws, len(a)))
     ib = rng.integers(0, len(b), (draws, len(b)))
-    # pct's own rule (the sample nearest q), so the interval is around the printed ratio
-    ka, kb = min(len(a) - 1, round(q * (len(a) - 1))), min(len(b) - 1, round(q * (len(b) - 1)))
-    ratios = np.sort(a[ia], axis=1)[:, ka] / np.sort(b[ib], axis=1)[:, kb]
+    # pct's own rule, so the interval is around the printed ratio
+    ratios = (np.sort(a[ia], axis=1)[:, rank(len(a), q)]
+              / np.sort(b[ib], axis=1)[:, rank(len(b), q)])
     lo, hi = np.quantile(ratios, [.025, .975])
     return float(lo), float(hi)
 

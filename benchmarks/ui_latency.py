@@ -18,6 +18,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from _table import pct
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # --- the bare page (this file served by `panel serve`) ---------------------------------------
@@ -58,11 +60,6 @@ def ready(page, deep: str):
         "() => window.Bokeh && Bokeh.documents.length && Bokeh.documents[0]._notified_idle",
         timeout=30_000)
     page.evaluate(deep)
-
-
-def pct(xs, q):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
 
 
 def main(argv=None) -> int:
