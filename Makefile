@@ -8,9 +8,10 @@ ORIGIN ?=
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 NB_STAMP := $(VENV)/.installed-notebook
+DOCS_STAMP := $(VENV)/.installed-docs
 LAB_PORT ?= 8888
 
-.PHONY: run test venv install install-test lab chromium redis-server bench clean messages
+.PHONY: run test venv install install-test lab chromium redis-server bench clean messages docs
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -26,6 +27,10 @@ $(TEST_STAMP): pyproject.toml | $(PY)
 
 $(NB_STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[notebook]'
+	touch $@ $(STAMP)
+
+$(DOCS_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[docs]'
 	touch $@ $(STAMP)
 
 install: $(STAMP)
@@ -62,6 +67,11 @@ messages: install-test
 
 bench: install-test
 	$(PY) benchmarks/run_all.py
+
+# the documentation site in docs/_build/html, warnings as errors
+docs: $(DOCS_STAMP)
+	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
+	@echo "docs: docs/_build/html/index.html"
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import i18n
+from . import __version__, i18n
 from .errors import RuleError
 from .i18n import _, n_
 
@@ -19,6 +19,7 @@ def _parser() -> argparse.ArgumentParser:
     from .terminal.language import add_language_option
 
     p = argparse.ArgumentParser(prog="dicelab", description=_("Play and understand dice games."))
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     add_language_option(p)
     sub = p.add_subparsers(dest="command", required=True)
 

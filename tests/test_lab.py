@@ -139,3 +139,12 @@ def test_finished_games_report_no_unfinished():
     res = simulate("thousand", "chicken,aggressive", games=20, seed=1)
     assert res.unfinished == 0 and sum(r["wins"] for r in res.rows) == 20
     assert "still going" not in res.table()
+
+
+def test_a_game_played_through_the_models_counts_its_length():
+    # Under40's state counts rounds, not turns: the model runner counts its actions (it gave 0)
+    from dicelab.lab.models import play_games
+
+    wins, totals, lengths = play_games("under40", ["cautious", "optimal"], 5, seed=1)
+    assert wins.sum() == 5
+    assert (lengths > 10).all()

@@ -10,7 +10,8 @@ from ..players import make_player
 
 def play_games(variant: str, players: list[str], n_games: int, seed: int | None = 0,
                settings: dict | None = None, progress: bool = False):
-    """Returns (wins per seat (ties shared), totals (games, seats), turns per game). A game
+    """Returns (wins per seat (ties shared), totals (games, seats), turns per game; actions per
+    game where the state counts no turns, as in Under40's rounds). A game
     still going after ``MAX_TURNS`` turns is stopped: nobody wins it (the wins then add up to
     fewer than ``n_games``)."""
     from . import results
@@ -26,18 +27,21 @@ def play_games(variant: str, players: list[str], n_games: int, seed: int | None 
         s = int(child.generate_state(1)[0])
         game = new_game(variant, [Seat(f"{p} #{i + 1}", make_player(variant, p), strategy=p)
                                   for i, p in enumerate(players)], seed=s, **(settings or {}))
-        while not game.is_over and getattr(game.state, "turn", 0) < results.MAX_TURNS:
+        def length(game=game) -> int:
+            return getattr(game.state, "turn", len(game.actions))
+
+        while not game.is_over and length() < results.MAX_TURNS:
             before = len(game.actions)
             game.play_computers(max_actions=1_000)
             if len(game.actions) == before:
                 break  # a person's seat, or nothing left to play
         if not game.is_over:
             totals[g] = game.totals()
-            turns[g] = getattr(game.state, "turn", 0)
+            turns[g] = length()
             continue
         w = game.winners
         for i in w:
             wins[i] += 1 / len(w)
         totals[g] = game.totals()
-        turns[g] = getattr(game.state, "turn", 0)
+        turns[g] = length()
     return wins, totals, turns

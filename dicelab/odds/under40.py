@@ -40,11 +40,13 @@ reached after busts in bigger rounds, agrees with it to 1e-12 with the same deci
 
 Tables per number of players still in the round, n (``_table(n)``), indexed by a 19-bit mask of
 the scores 2..38 (bit s // 2 - 1):
+
 - ``D[F]`` the on-turn player is at ``max(F)`` and above everyone: may stop or roll; the others,
   in seat order: ``n - |F|`` players at 0 (no turn yet), then ``F - {max F}`` rising.
 - ``S[F]`` turn start with the stopped scores ``F``: the on-turn player is the first one with no
   turn yet (if ``n > |F|``) or the lowest in ``F``, and must roll until above ``max F``.
 - ``A`` the round start (nobody has stopped).
+
 A value is the vector of round-win chances in seat order from the player on turn.
 """
 from __future__ import annotations
