@@ -10,7 +10,7 @@ from typing import Any, Callable
 from .. import i18n
 from ..errors import RuleError
 from ..games.base import Game
-from ..i18n import L_, Msg, N_, _, p_, percent, tr
+from ..i18n import L_, Msg, N_, _, fixed, p_, percent, tr
 
 # ----- values ------------------------------------------------------------------------------------
 @dataclass(frozen=True)
@@ -125,19 +125,6 @@ class ChanceSource(ValueSource):
 
 def cap(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-def fixed(value: float, digits: int) -> str:
-    """``value`` with ``digits`` decimals and grouped thousands, the reader's way ("1,234.5",
-    "1 234,5"): Python rounds it (as the English text always did), Babel gives the symbols."""
-    text = f"{value:,.{digits}f}"
-    lang = i18n.language()
-    if lang == i18n.DEFAULT:
-        return text
-    from babel.numbers import get_decimal_symbol, get_group_symbol
-
-    group, point = get_group_symbol(lang), get_decimal_symbol(lang)
-    return text.replace(",", "\0").replace(".", point).replace("\0", group)
 
 
 def pct(p: float) -> str:
