@@ -22,6 +22,9 @@ COLUMNS = ("index", "turn", "player", "state", "choice", "choice_value", "best",
 # the review's unit: a decision judged in another (a final turn, by the chance to win) leaves
 # these empty in the CSV and fills its own columns
 IN_UNIT = ("choice_value", "best_value", "lost")
+# cells a spreadsheet reads as a formula (OWASP, CSV injection): a text cell starting so is
+# written after a single quote; a number is written as a number ("-0.5" is safe)
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 
@@ -94,12 +97,21 @@ def rows(review: Any) -> list[dict[str, Any]]:
     return out
 
 
+def guard(cell: Any) -> Any:
+    """A text cell that a spreadsheet would run as a formula, made inert: ``'`` before it
+    (OWASP's CSV injection advice). Numbers, booleans and empty cells are left as they are:
+    a number is written as one ("-0.5") and read as one."""
+    if isinstance(cell, str) and cell.startswith(FORMULA_START):
+        return "'" + cell
+    return cell
+
+
 def to_csv(review: Any) -> str:
     cols = review.table().attrs["csv_columns"]
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=cols, lineterminator="\n")
     w.writeheader()
-    w.writerows(rows(review))
+    w.writerows({k: guard(v) for k, v in row.items()} for row in rows(review))
     return buf.getvalue()
 
 
