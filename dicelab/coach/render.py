@@ -47,21 +47,16 @@ def build(review: Any) -> pd.DataFrame:
     rows, extra_cols = [], {}
     for e in review.entries:
         fmt = e.source.fmt
-        row = {"index": e.index, "turn": e.turn, "player": e.player, "state": e.state,
-               "choice": e.chosen.label, "choice_value": e.chosen.value, "best": e.best.label,
-               "best_value": e.best.value, "lost": e.lost, "mistake": e.mistake, "why": e.why,
-               "unit": e.unit,
-               "options": "; ".join(f"{o.label} {fmt(o.value)}" + _extra_words(review, e, o)
-                                    for o in e.options)}
+        d = e.to_dict()  # the entry's own fields (its sentences said once, here)
+        row = {k: d[k] for k in COLUMNS}
+        row["options"] = "; ".join(f"{o.label} {fmt(o.value)}" + _extra_words(review, e, o)
+                                   for o in e.options)
         extra = e.extra_fields()
         extra_cols.update(dict.fromkeys(extra))
         row.update(extra)
         row.update({
-            "seat": e.seat, "computer": e.computer, "in_unit": e.unit_key == review.unit_key,
-            "situation": e.situation,
-            "option_values": [{"option": o.label, "value": o.value,
-                               **{k: v.values.get(o.key) for k, v in e.extra.items()}}
-                              for o in e.options],
+            "seat": d["seat"], "computer": d["computer"], "situation": d["situation"],
+            "option_values": d["options"], "in_unit": e.unit_key == review.unit_key,
             "choice_shown": fmt(e.chosen.value), "best_shown": fmt(e.best.value),
             "lost_shown": fmt(e.lost)})
         for k, src in review.extras.items():
