@@ -5,7 +5,9 @@ Seeded games between computer players, every variant (and the sources each one a
 Bones' win column, Under40's last stretch, Yahtzee's last round); for each game the review's
 text (en, fr, ru), CSV, JSON (every option's value, full precision), HTML, every entry's line
 and the hint before each decision are hashed and compared with ``tests/data/coach_golden.json``.
-By default the first 3 games of each case run (seconds); DICELAB_SLOW=1 runs all 50.
+By default the first 2 games of each case run (seconds); DICELAB_SLOW=1 runs all 220.
+A deliberate change of what the coach says (a sentence, a translation) is recorded again with
+``--write`` (say so in the commit); any other difference is a regression.
 
     python -m tests.test_coach_golden --write        # record the hashes again
     python -m tests.test_coach_golden --dump DIR     # the full outputs, to diff two versions
@@ -27,7 +29,7 @@ from dicelab.players import make_player
 
 GOLDEN = Path(__file__).parent / "data" / "coach_golden.json"
 GAMES = 50
-QUICK = 3
+QUICK = 2
 # case -> (variant, computers, settings): targets small enough that the exact win tables build
 # on the spot (the review's columns do not depend on what the user's cache holds)
 CASES = {
@@ -93,7 +95,7 @@ SEEDS = [(c, s) for c in CASES
 def test_review_outputs_unchanged(case, seed, _win_cache):
     want = json.loads(GOLDEN.read_text())[case][str(seed)]
     got = {k: digest(v) for k, v in outputs(case, seed).items()}
-    assert got == want
+    assert got == want, "changed on purpose? python -m tests.test_coach_golden --write"
 
 
 def _main(argv: list[str]) -> None:
