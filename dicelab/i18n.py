@@ -159,6 +159,27 @@ def _format_decimal(value: int | float, lang: str) -> str:
     return format_decimal(value, locale=lang)
 
 
+def fixed(value: float, digits: int = 2, lang: str | None = None) -> str:
+    """``value`` with ``digits`` decimals and grouped thousands, the language's way
+    (1,234.50 / 1 234,50 / 1 234,50): the one fixed-decimals formatter (the coach, the
+    terminal, the lab and the app's tables). Babel writes it from the float's exact value, so
+    it rounds as Python's own format does: 2.675 is stored as 2.67499..., and prints "2.67"
+    in every language (Babel given the shortest form "2.675" would round it up)."""
+    if value != value:
+        return "nan"
+    return _format_fixed(float(value), digits, lang or language())
+
+
+@lru_cache(maxsize=4096)
+def _format_fixed(value: float, digits: int, lang: str) -> str:
+    from decimal import Decimal
+
+    from babel.numbers import format_decimal
+
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(Decimal(value), format=pattern, locale=lang)
+
+
 def percent(value: float, digits: int = 0, lang: str | None = None) -> str:
     """A chance as a percentage the language's way: 41% / 41 % / 41 %."""
     return _format_percent(value, digits, lang or language())

@@ -13,7 +13,9 @@ import os
 from typing import Iterator
 
 from .. import i18n
-from ..i18n import Ln_, N_, _
+from ..i18n import Ln_, N_, _, fixed
+
+__all__ = ["fixed"]  # the one fixed-decimals formatter, i18n.fixed, where the commands took it
 
 # argparse's messages that a person may read (extracted into the cli catalog)
 ARGPARSE_WORDS = (
@@ -89,13 +91,3 @@ def argparse_speaks() -> Iterator[None]:
         yield
     finally:
         argparse._, argparse.ngettext = saved
-
-
-def fixed(value: float, digits: int = 2) -> str:
-    """A number with ``digits`` decimals, written the language's way: 1,234.50 / 1 234,50."""
-    from babel.numbers import format_decimal
-
-    if value != value:
-        return "nan"
-    pattern = "#,##0" + ("." + "0" * digits if digits else "")
-    return format_decimal(value, format=pattern, locale=i18n.language())

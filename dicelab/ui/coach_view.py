@@ -98,32 +98,40 @@ class CoachView(pn.viewable.Viewer):
 
     # ----- the review panel ------------------------------------------------------------------
     def frame(self):
-        """Every person's decisions as a DataFrame (all seats' when no person played)."""
+        """Every person's decisions as a DataFrame (all seats' when no person played), read
+        from the review's own table (``Review.table()``)."""
         import pandas as pd
 
         r = self.review
-        people = [e for e in r.entries if not e.computer] or r.entries
+        t = r.table()
+        people = t[[not c for c in t["computer"]]]
+        if not len(people):
+            people = t
         scale = 100 if ui_for(r.variant).chance_points else 1  # chances in % points
-        self._mistakes = [e.mistake for e in people]
+        self._mistakes = list(people["mistake"])
         # a final turn (two-seat Bones) is judged by the chance to win: its values show as
         # chances, its loss in the win column, not in "lost" (points)
         df = pd.DataFrame({
-            "turn": [e.turn for e in people],
-            "player": [shown_name(e.player) for e in people],  # "You" in the reader's words
-            "state": [str(e.state) for e in people],
-            "choice": [f"{e.chosen.label} ({e.source.fmt(e.chosen.value)})" for e in people],
-            "best": [f"{e.best.label} ({e.source.fmt(e.best.value)})" for e in people],
-            "lost": [round(scale * e.lost, 2) if e.unit == r.unit else None for e in people],
-            "why": [str(e.why) for e in people],
+            "turn": list(people["turn"]),
+            "player": [shown_name(p) for p in people["player"]],  # "You" in the reader's words
+            "state": list(people["state"]),
+            "choice": [f"{c} ({v})" for c, v in zip(people["choice"], people["choice_shown"])],
+            "best": [f"{c} ({v})" for c, v in zip(people["best"], people["best_shown"])],
+            "lost": [round(scale * x, 2) if mine else None
+                     for x, mine in zip(people["lost"], people["in_unit"])],
+            "why": list(people["why"]),
         })
         # two-seat Bones: the chance to win beside the points (the choice's, the best's, lost)
-        for k, src in r.extras.items():
-            sides = [e.extra.get(k) for e in people]
-            df.insert(df.columns.get_loc("why"), f"{k} chance",
-                      [_("{chosen} (best {best})", chosen=str(src.fmt(x.chosen)),
-                         best=str(src.fmt(x.best))) if x else "" for x in sides])
-            df.insert(df.columns.get_loc("why"), f"{k} lost (% points)",  # i18n: not shown
-                      [round(100 * x.lost, 2) if x else None for x in sides])
+        for k in r.extras:
+            sides = zip(people[f"{k}_choice_shown"], people[f"{k}_best_shown"],
+                        people[f"{k}_lost"])
+            chance, lost = [], []
+            for chosen, best, x in sides:
+                chance.append(_("{chosen} (best {best})", chosen=chosen, best=best)
+                              if chosen is not None else "")
+                lost.append(round(100 * x, 2) if chosen is not None else None)
+            df.insert(df.columns.get_loc("why"), f"{k} chance", chance)
+            df.insert(df.columns.get_loc("why"), f"{k} lost (% points)", lost)  # i18n: not shown
         return df
 
     def _table(self, df):

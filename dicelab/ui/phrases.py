@@ -5,7 +5,7 @@ Every phrase renders in the current language when called (``dicelab.i18n``): cal
 drawing, never keep their text across a change of language."""
 from __future__ import annotations
 
-from ..i18n import Msg, _, language, number, p_, percent, tr
+from ..i18n import Msg, _, fixed, language, number, p_, percent, tr
 
 
 def pct(p: float | None) -> str:
@@ -30,10 +30,7 @@ def num(x) -> str:
 
 def decimal(x: float, digits: int = 1) -> str:
     """A number with ``digits`` decimals, the language's way (24.5 / 24,5)."""
-    from babel.numbers import format_decimal
-
-    return format_decimal(round(x, digits), format="#,##0." + "0" * digits,
-                          locale=language())
+    return fixed(x, digits)
 
 
 def cap(s: str) -> str:
