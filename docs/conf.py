@@ -36,7 +36,6 @@ autoclass_content = "class"
 
 html_theme = "pydata_sphinx_theme"
 html_title = "dicelab"
-html_static_path = ["_static"]
 html_theme_options = {
     "navigation_with_keys": True,
     "show_toc_level": 2,
