@@ -395,6 +395,9 @@ def serve(port: int = 5006, show: bool = False, address: str = "127.0.0.1",
           origins: list[str] | tuple = (), **kwargs):
     """Serve the app at http://localhost:PORT/dicelab_app (each session gets its own game);
     ``origins``: other host:port addresses browsers use (a classroom's)."""
+    from .gate import cheap_page_requests
+
+    cheap_page_requests()
     origins = [f"localhost:{port}", f"127.0.0.1:{port}", *origins]
     return pn.serve({"dicelab_app": create_app}, port=port, address=address, show=show,
                     allow_websocket_origin=origins, title="dicelab", **kwargs)
