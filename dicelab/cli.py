@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
+from . import config
 from . import i18n
 from .errors import RuleError
 from .i18n import _, n_
@@ -220,7 +220,7 @@ def _file_checks() -> list[str]:
     from .ui.records import COLUMNS, default_path
 
     out = [check_sqlite(default_path(), {"records": COLUMNS}, "records")]
-    spec = os.environ.get(ENV) or default_spec()
+    spec = config.text(ENV) or default_spec()
     if spec.startswith("sqlite://") and spec[len("sqlite://"):]:
         out.append(check_sqlite(Path(spec[len("sqlite://"):]).expanduser(), SQLiteStore.TABLES,
                                 "rooms"))

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 import secrets
 import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .. import config
 from ..actions import Action, action_from_json, coerce
 from ..actions import to_json as action_to_json
 from ..errors import RuleError
@@ -653,7 +653,7 @@ def _archive(room: Room) -> None:
 
 def _limit(value: Any, env: str, default: int) -> int:
     if value is None:
-        text = os.environ.get(env)
+        text = config.text(env)
         try:
             value = default if text is None else int(text)
         except ValueError:
@@ -669,7 +669,7 @@ def _seconds(value: Any, env: str, default: float) -> float:
     """A duration in seconds: given, else from ``env``, else ``default``; at least 1 s and at
     most a year (a typo must not keep every room for ever or expire them at once)."""
     if value is None:
-        text = os.environ.get(env)
+        text = config.text(env)
         try:
             value = default if text is None or not text.strip() else float(text)
         except ValueError:

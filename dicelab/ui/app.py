@@ -4,12 +4,12 @@ function, never a shared object). Each screen is a module of its own."""
 from __future__ import annotations
 
 import logging
-import os
 import unicodedata
 
 import panel as pn
 import panel_material_ui as pmui
 
+from .. import config
 from .. import i18n
 from ..errors import RuleError
 from ..i18n import _
@@ -183,9 +183,11 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
                     setattr(self.prefs, attr, conv(v))
                 except (ValueError, TypeError):
                     pass
-        snd = _arg("sound") or os.environ.get("DICELAB_SOUND")
+        snd = _arg("sound")
         if snd is not None:
             self.prefs.sound = snd.lower() not in ("0", "off", "false", "no")
+        elif config.value("DICELAB_SOUND") is not None:
+            self.prefs.sound = config.value("DICELAB_SOUND")
 
     # ----- language --------------------------------------------------------------------------
     def _label_header(self):
