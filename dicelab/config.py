@@ -5,6 +5,8 @@ one clear warning and the default. The README's table of them is ``markdown_tabl
 (tests/test_config.py fails when the two differ)."""
 from __future__ import annotations
 
+# i18n: developer tool (the README's table and log lines)
+
 import logging
 import math
 import os
@@ -104,8 +106,9 @@ VARS: dict[str, Var] = {v.name: v for v in (
     Var("DICELAB_MESSAGE_RATE", "int", 60,
         "messages a second from one page (twice as many at once); more are dropped and "
         "counted in the log once a minute", 1, 10**6),
-    Var("DICELAB_ROOM_MAX_ACTIONS", "int", 10000,
-        "actions in one room's log at most: a game that reaches it ends", 10, 10**7),
+    Var("DICELAB_ROOM_MAX_ACTIONS", "int", 5000,
+        "actions in one room's log at most: more are refused (a one-seat game of Bones "
+        "never ends)", 10, 10**7),
     # odds and estimates
     Var("DICELAB_ESTIMATE_SHARE", "float", 0.25,
         "the part of one core live win estimates may take (0: none; at least 0.05, at most 1)"),

@@ -32,7 +32,7 @@ from .switch_player import SwitchPlayer
 from .table import Table
 from .tray import TrayView
 from .variant_cards import VARIANTS, VariantCards
-from .wire import lean_patches, send_at_once
+from .wire import lean_patches, send_at_once, served_doc
 
 __all__ = ["DicelabApp", "KeyBridge", "SeatSpec", "SettingsDrawer", "StartScreen",
            "SwitchPlayer", "Table", "VARIANTS", "VariantCards", "create_app",
@@ -389,7 +389,19 @@ def _unlink_busy(page) -> None:
 
 
 def create_app(records_path=None, lang: str | None = None) -> pmui.Page:
-    """A fresh app (call once per session); ``lang``: its language (else the page's)."""
+    """A fresh app (call once per session); ``lang``: its language (else the page's). A
+    served session over the limits of ``gate.admit`` gets a page saying why instead (cheap),
+    and one whose page never finishes loading is closed (``DICELAB_LOAD_TIMEOUT``)."""
+    from . import gate
+
+    doc = served_doc()
+    if doc is not None:
+        why = gate.admit(doc)
+        if why is not None:
+            return pn.pane.HTML(f"<p>{pn.util.escape(why)}</p>", margin=20)
+        pn.state.on_session_destroyed(gate.closed)
+        sid = doc.session_context.id
+        gate.close_unless_loaded(doc, lambda: calm_gc.has_loaded(sid))
     return DicelabApp(records_path=records_path, lang=lang).__panel__()
 
 
