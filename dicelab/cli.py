@@ -91,6 +91,9 @@ def _parser() -> argparse.ArgumentParser:
                    help=_("address to listen on (0.0.0.0: every network, for a classroom)"))
     s.add_argument("--origin", action="append", default=[], metavar="HOST:PORT",
                    help=_("another address browsers use to reach the server (repeatable)"))
+    s.add_argument("--behind-proxy", action="store_true",
+                   help=_("behind nginx (deploy/nginx-dicelab.conf): take each client's address "
+                          "from the proxy's X-Real-IP / X-Forwarded-For"))
 
     from .coach_cli import add_parser as add_review_parser
 
@@ -204,7 +207,8 @@ def cmd_serve(args) -> int:
     from .ui import serve
 
     try:
-        serve(port=args.port, show=args.show, address=args.address, origins=args.origin)
+        serve(port=args.port, show=args.show, address=args.address, origins=args.origin,
+              **({"use_xheaders": True} if args.behind_proxy else {}))
     except OSError as exc:  # the port is taken, or the address is not this machine's
         where = f"{args.address}:{args.port}"
         raise RuleError(_("cannot listen on {address}: {reason}", address=where,
