@@ -138,3 +138,27 @@ def test_a_rooms_log_is_bounded(monkeypatch):
             service.act(room.name, token, legal[-1] if played % 3 == 2 else legal[0])
             played += 1
     assert played == 10 and len(service.log(room.name)) == 10
+
+
+class Socket:
+    def __init__(self):
+        self.closed = None
+
+    def close(self, code=None, reason=None):
+        self.closed = code
+
+
+def test_a_page_that_never_finishes_loading_is_closed(monkeypatch):
+    """Its websocket is closed after DICELAB_LOAD_TIMEOUT (the session then expires as
+    Bokeh's unused sessions do); a page that loaded keeps its own."""
+    real = gate.config.value
+    monkeypatch.setattr(gate.config, "value", lambda name, environ=None: 0.05
+                        if name == "DICELAB_LOAD_TIMEOUT" else real(name, environ))
+    stuck, fine = Socket(), Socket()
+
+    async def run():
+        gate.close_unless_loaded(served_doc([stuck], sid="stuck"), lambda: False)
+        gate.close_unless_loaded(served_doc([fine], sid="fine"), lambda: True)
+        await asyncio.sleep(0.3)
+    asyncio.run(run())
+    assert (stuck.closed, fine.closed) == (1000, None)
