@@ -398,7 +398,8 @@ def create_app(records_path=None, lang: str | None = None) -> pmui.Page:
     if doc is not None:
         why = gate.admit(doc)
         if why is not None:
-            return pn.pane.HTML(f"<p>{pn.util.escape(why)}</p>", margin=20)
+            return pn.pane.HTML(f"<p>{pn.util.escape(why)}</p>", margin=20,
+                                styles={"font-size": "1.15rem"})
         pn.state.on_session_destroyed(gate.closed)
         sid = doc.session_context.id
         gate.close_unless_loaded(doc, lambda: calm_gc.has_loaded(sid))
