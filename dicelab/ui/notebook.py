@@ -14,7 +14,6 @@ import param
 from .. import config
 from ..i18n import N_, tr
 
-TRUE = ("1", "true", "yes", "on")
 EXTENSIONS = ("tabulator",)  # Panel extensions dicelab's views use
 NOTE = N_("This dicelab view needs Panel's notebook front end, which is not running here. "
         "Install it with: pip install \"dicelab[notebook]\" (it brings JupyterLab and Panel's "
