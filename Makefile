@@ -55,7 +55,8 @@ run: install
 	@echo "dicelab: serving on http://localhost:$(PORT)/dicelab_app"
 	$(VENV)/bin/panel serve apps/dicelab_app.py --port $(PORT) --address $(HOST) \
 	  --num-procs $(PROCS) --allow-websocket-origin=localhost:$(PORT) \
-	  --allow-websocket-origin=127.0.0.1:$(PORT) $(if $(ORIGIN),--allow-websocket-origin=$(ORIGIN))
+	  --allow-websocket-origin=127.0.0.1:$(PORT) $(if $(ORIGIN),--allow-websocket-origin=$(ORIGIN)) \
+	  $(if $(PROXY),--use-xheaders)
 
 test: install-test chromium redis-server
 	$(PY) -m pytest -n 2 -q

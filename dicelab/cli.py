@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
-from . import __version__, i18n
+from . import __version__, config, i18n
 from .errors import RuleError
 from .i18n import _, n_
 
@@ -92,6 +91,9 @@ def _parser() -> argparse.ArgumentParser:
                    help=_("address to listen on (0.0.0.0: every network, for a classroom)"))
     s.add_argument("--origin", action="append", default=[], metavar="HOST:PORT",
                    help=_("another address browsers use to reach the server (repeatable)"))
+    s.add_argument("--behind-proxy", action="store_true",
+                   help=_("behind nginx (deploy/nginx-dicelab.conf): take each client's address "
+                          "from the proxy's X-Real-IP / X-Forwarded-For"))
 
     from .coach_cli import add_parser as add_review_parser
 
@@ -205,7 +207,8 @@ def cmd_serve(args) -> int:
     from .ui import serve
 
     try:
-        serve(port=args.port, show=args.show, address=args.address, origins=args.origin)
+        serve(port=args.port, show=args.show, address=args.address, origins=args.origin,
+              **({"use_xheaders": True} if args.behind_proxy else {}))
     except OSError as exc:  # the port is taken, or the address is not this machine's
         where = f"{args.address}:{args.port}"
         raise RuleError(_("cannot listen on {address}: {reason}", address=where,
@@ -221,7 +224,7 @@ def _file_checks() -> list[str]:
     from .ui.records import COLUMNS, default_path
 
     out = [check_sqlite(default_path(), {"records": COLUMNS}, "records")]
-    spec = os.environ.get(ENV) or default_spec()
+    spec = config.text(ENV) or default_spec()
     if spec.startswith("sqlite://") and spec[len("sqlite://"):]:
         out.append(check_sqlite(Path(spec[len("sqlite://"):]).expanduser(), SQLiteStore.TABLES,
                                 "rooms"))

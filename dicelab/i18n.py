@@ -30,6 +30,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from . import config
+
 # each language's own name, the same in every language (the menu lists them so)
 LANGUAGES: dict[str, str] = {"en": "English", "fr": "Français", "ru": "Русский"}  # i18n: not shown
 DEFAULT = "en"
@@ -370,5 +372,5 @@ def text(value: Any) -> str:
     return value.render() if isinstance(value, Msg) else str(value)
 
 
-if env_lang := normalize(os.environ.get("DICELAB_LANG")):
+if env_lang := normalize(config.text("DICELAB_LANG")):
     _default = env_lang

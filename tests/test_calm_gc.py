@@ -148,3 +148,22 @@ def test_what_lives_through_pythons_own_full_collection_is_frozen_while_pages_ar
         await asyncio.sleep(0.05)
         assert alive() is None and gc.get_freeze_count() == 0
     asyncio.run(play())
+
+
+def test_sessions_that_never_loaded_are_collected_by_the_batch():
+    """Sessions whose page connected but never loaded (issue 33: 300 of them kept 800 MB):
+    their objects were frozen with the pages that loaded meanwhile, so a batch of them closing
+    brings a full collection too, while pages stay open."""
+    calm = CalmGC()
+    calm.settle, calm.batch = 0.05, 3
+    docs = pages(1)
+    load(calm, docs[0])
+
+    async def closes(n):
+        for i in range(n):
+            close(calm, served_doc(sid=f"half-open-{i}"))
+        await asyncio.sleep(0.3)
+    asyncio.run(closes(2))
+    assert (calm.full, calm.open, calm.waiting, calm.unloaded) == (0, 1, 0, 2)
+    asyncio.run(closes(1))
+    assert (calm.full, calm.open, calm.unloaded) == (1, 1, 0)

@@ -27,6 +27,7 @@ from typing import Callable
 
 import numpy as np
 
+from .. import config
 from ..odds.win_game import is_exact
 from .playout_worker import PlayoutWorker, WorkerGone, play_chunk
 from .win import Estimate, playout_seats
@@ -47,7 +48,7 @@ def _share() -> float:
     turns the estimates off): on a served page they share the process, and Python's lock,
     with every page's work."""
     try:
-        share = float(os.environ.get("DICELAB_ESTIMATE_SHARE", "0.25"))
+        share = float(config.text("DICELAB_ESTIMATE_SHARE") or "0.25")
     except ValueError:
         return 0.25
     if share != share:  # nan: the default
@@ -58,7 +59,7 @@ def _share() -> float:
 def _where() -> str:
     """Where play-outs run (DICELAB_ESTIMATE_WORKER): "process", the default on POSIX (a child
     process: they never hold the lock of the server's pages), or "thread"."""
-    chosen = os.environ.get("DICELAB_ESTIMATE_WORKER", "").strip().lower()
+    chosen = config.value("DICELAB_ESTIMATE_WORKER")
     return "thread" if chosen == "thread" or os.name != "posix" else "process"
 
 

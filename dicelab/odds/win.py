@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import config
 from ..errors import RuleError
 from .. import i18n
 from ..i18n import L_
@@ -787,7 +788,7 @@ def ready_table(key: str, load, code: str):
         if t is not None:
             _MEMORY[mem_key] = t
             return t
-    if proc is None and os.environ.get("DICELAB_WIN_BUILD") != "off":
+    if proc is None and config.value("DICELAB_WIN_BUILD") != "off":
         # one attempt per process: a failed build is not retried in a loop
         _BUILDING[mem_key] = subprocess.Popen([sys.executable, "-c", code],
                                               stdout=subprocess.DEVNULL,

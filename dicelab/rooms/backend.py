@@ -8,9 +8,9 @@ services itself.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 
+from .. import config
 from .pacer import Pacer
 from .service import RoomService
 
@@ -20,13 +20,10 @@ _backend: tuple[RoomService, Pacer] | None = None
 _lock = threading.Lock()
 
 
-def env_float(name: str, default: float) -> float:
-    """A number from the environment; ``default`` (with a warning) when it is not one."""
-    try:
-        return float(os.environ.get(name, default))
-    except ValueError:
-        log.warning("%s=%r is not a number; using %s", name, os.environ.get(name), default)
-        return default
+def env_float(name: str, default: float | None = None) -> float:
+    """A number from the environment (``config.value``: its default, with a warning, when it
+    is not one)."""
+    return config.value(name)
 
 
 def default_backend() -> tuple[RoomService, Pacer]:

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 import secrets
 import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .. import config
 from ..actions import Action, action_from_json, coerce
 from ..actions import to_json as action_to_json
 from ..errors import RuleError
@@ -84,6 +84,9 @@ class RoomService:
         self.clock = clock
         self.max_rooms = _limit(max_rooms, "DICELAB_MAX_ROOMS", 500)
         self.max_per_client = _limit(max_per_client, "DICELAB_MAX_ROOMS_PER_CLIENT", 20)
+        # a game that cannot end (one seat of Bones) must not grow a log that every page
+        # opening the room replays: 100,000 actions froze the server 14 s
+        self.max_actions = config.value("DICELAB_ROOM_MAX_ACTIONS")
         self.keep_finished = _seconds(keep_finished, "DICELAB_KEEP_FINISHED", 3600.0)
         self.idle = _seconds(idle, "DICELAB_IDLE", 6 * 3600.0)
         self._swept = -1e18
@@ -361,6 +364,10 @@ class RoomService:
                                    "again", now=str(len(game.actions)), expect=str(expect)))
             if game.is_over:
                 raise RuleError(L_("{room} is over: no more actions", room=room.name))
+            if len(game.actions) >= self.max_actions:
+                raise RuleError(L_("{room} has reached {most} actions, the most a game may "
+                                   "have: start a new one", room=room.name,
+                                   most=str(self.max_actions)))
             if room.seats[i].is_computer:
                 raise RuleError(L_("a computer plays for {name} now: reclaim the seat to play "
                                    "again", name=room.seats[i].name))
@@ -653,7 +660,7 @@ def _archive(room: Room) -> None:
 
 def _limit(value: Any, env: str, default: int) -> int:
     if value is None:
-        text = os.environ.get(env)
+        text = config.text(env)
         try:
             value = default if text is None else int(text)
         except ValueError:
@@ -669,7 +676,7 @@ def _seconds(value: Any, env: str, default: float) -> float:
     """A duration in seconds: given, else from ``env``, else ``default``; at least 1 s and at
     most a year (a typo must not keep every room for ever or expire them at once)."""
     if value is None:
-        text = os.environ.get(env)
+        text = config.text(env)
         try:
             value = default if text is None or not text.strip() else float(text)
         except ValueError:

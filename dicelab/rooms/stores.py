@@ -25,6 +25,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
+from .. import config
 from ..errors import RuleError
 from ..i18n import L_
 from .model import Room, readable_rooms
@@ -314,7 +315,7 @@ def default_spec() -> str:
 def open_store(spec: str | None = None) -> Store:
     """A store from a spec (default: the ``DICELAB_ROOMS`` environment variable, else SQLite in
     the user data dir): ``memory``, ``sqlite://<path>`` or ``redis://host:port/db``."""
-    spec = spec or os.environ.get(ENV) or default_spec()
+    spec = spec or config.text(ENV) or default_spec()
     if spec == "memory":
         return MemoryStore()
     if spec.startswith("sqlite://"):

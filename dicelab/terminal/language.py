@@ -12,6 +12,7 @@ import contextlib
 import os
 from typing import Iterator
 
+from .. import config
 from .. import i18n
 from ..i18n import Ln_, N_, _, fixed
 
@@ -52,7 +53,7 @@ def chosen(argv: list[str], environ: dict | None = None) -> str:
     LC_MESSAGES / LANG, else English. (An invalid ``--lang`` is refused by the parser, in the
     environment's language.)"""
     env = os.environ if environ is None else environ
-    return (i18n.normalize(requested(argv)) or i18n.normalize(env.get("DICELAB_LANG"))
+    return (i18n.normalize(requested(argv)) or i18n.normalize(config.text("DICELAB_LANG", env))
             or i18n.from_environment(env))
 
 

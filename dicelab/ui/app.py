@@ -4,12 +4,12 @@ function, never a shared object). Each screen is a module of its own."""
 from __future__ import annotations
 
 import logging
-import os
 import unicodedata
 
 import panel as pn
 import panel_material_ui as pmui
 
+from .. import config
 from .. import i18n
 from ..errors import RuleError
 from ..i18n import _
@@ -32,7 +32,7 @@ from .switch_player import SwitchPlayer
 from .table import Table
 from .tray import TrayView
 from .variant_cards import VARIANTS, VariantCards
-from .wire import lean_patches, send_at_once
+from .wire import lean_patches, send_at_once, served_doc
 
 __all__ = ["DicelabApp", "KeyBridge", "SeatSpec", "SettingsDrawer", "StartScreen",
            "SwitchPlayer", "Table", "VARIANTS", "VariantCards", "create_app",
@@ -183,9 +183,11 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
                     setattr(self.prefs, attr, conv(v))
                 except (ValueError, TypeError):
                     pass
-        snd = _arg("sound") or os.environ.get("DICELAB_SOUND")
+        snd = _arg("sound")
         if snd is not None:
             self.prefs.sound = snd.lower() not in ("0", "off", "false", "no")
+        elif config.value("DICELAB_SOUND") is not None:
+            self.prefs.sound = config.value("DICELAB_SOUND")
 
     # ----- language --------------------------------------------------------------------------
     def _label_header(self):
@@ -387,7 +389,20 @@ def _unlink_busy(page) -> None:
 
 
 def create_app(records_path=None, lang: str | None = None) -> pmui.Page:
-    """A fresh app (call once per session); ``lang``: its language (else the page's)."""
+    """A fresh app (call once per session); ``lang``: its language (else the page's). A
+    served session over the limits of ``gate.admit`` gets a page saying why instead (cheap),
+    and one whose page never finishes loading is closed (``DICELAB_LOAD_TIMEOUT``)."""
+    from . import gate
+
+    doc = served_doc()
+    if doc is not None:
+        why = gate.admit(doc)
+        if why is not None:
+            return pn.pane.HTML(f"<p>{pn.util.escape(why)}</p>", margin=20,
+                                styles={"font-size": "1.15rem"})
+        pn.state.on_session_destroyed(gate.closed)
+        sid = doc.session_context.id
+        gate.close_unless_loaded(doc, lambda: calm_gc.has_loaded(sid))
     return DicelabApp(records_path=records_path, lang=lang).__panel__()
 
 
@@ -395,6 +410,9 @@ def serve(port: int = 5006, show: bool = False, address: str = "127.0.0.1",
           origins: list[str] | tuple = (), **kwargs):
     """Serve the app at http://localhost:PORT/dicelab_app (each session gets its own game);
     ``origins``: other host:port addresses browsers use (a classroom's)."""
+    from .gate import cheap_page_requests
+
+    cheap_page_requests()
     origins = [f"localhost:{port}", f"127.0.0.1:{port}", *origins]
     return pn.serve({"dicelab_app": create_app}, port=port, address=address, show=show,
                     allow_websocket_origin=origins, title="dicelab", **kwargs)

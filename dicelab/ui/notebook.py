@@ -6,15 +6,14 @@ lighter notebook file). Where the front end cannot run (its JupyterLab extension
 untrusted notebook, a plain text front end) the output says so in words, not a blank cell."""
 from __future__ import annotations
 
-import os
 import uuid
 
 import panel as pn
 import param
 
+from .. import config
 from ..i18n import N_, tr
 
-TRUE = ("1", "true", "yes", "on")
 EXTENSIONS = ("tabulator",)  # Panel extensions dicelab's views use
 NOTE = N_("This dicelab view needs Panel's notebook front end, which is not running here. "
         "Install it with: pip install \"dicelab[notebook]\" (it brings JupyterLab and Panel's "
@@ -25,7 +24,7 @@ NOTE = N_("This dicelab view needs Panel's notebook front end, which is not runn
 def use_cdn(cdn: bool | None = None) -> bool:
     """``cdn`` if given, else the DICELAB_CDN environment variable (default: inline)."""
     if cdn is None:
-        return os.environ.get("DICELAB_CDN", "").strip().lower() in TRUE
+        return config.value("DICELAB_CDN")
     return bool(cdn)
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import param
 
+from .. import config
 from ..i18n import L_, N_, _, tr
 
 KEYS = ("game_total", "single_turn", "wins")
@@ -25,7 +26,7 @@ RESETS = {"game_total": N_("Reset highest game total"),
 
 
 def default_path() -> Path:
-    env = os.environ.get("DICELAB_RECORDS")
+    env = config.text("DICELAB_RECORDS")
     if env:
         return Path(env).expanduser()
     import platformdirs

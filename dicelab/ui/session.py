@@ -231,10 +231,15 @@ class CalmGC:
         self.full = 0  # full collections made after pages closed
         self._loaded: set[str] = set()  # the sessions whose page loaded and has not closed
         self.waiting = 0  # loaded pages closed since the last full collection
+        self.unloaded = 0  # sessions closed before their page loaded, since then
 
     @property
     def open(self) -> int:
         return len(self._loaded)
+
+    def has_loaded(self, sid: str) -> bool:
+        """Whether that session's page has loaded (and not closed)."""
+        return sid in self._loaded
 
     def page_loaded(self) -> None:
         doc = served_doc()
@@ -273,6 +278,12 @@ class CalmGC:
         collection that followed stalled the pages still open for 0.2 s."""
         sid = getattr(session_context, "id", None)
         if sid not in self._loaded:
+            # its objects were frozen with the next page that loaded: its cycles wait for a
+            # full collection too (300 such sessions kept 800 MB), so it counts toward the
+            # batch of its own, never as "every page closed"
+            self.unloaded += 1
+            if self._timer is None and self.unloaded >= self.batch:
+                self._timer = _server_loop().call_later(self.settle, self.collect)
             return
         self._loaded.discard(sid)
         self.waiting += 1
@@ -284,11 +295,23 @@ class CalmGC:
 
     def collect(self) -> None:
         self._timer = None
-        self.waiting = 0
+        self.waiting = self.unloaded = 0
         gc.unfreeze()
         gc.collect()
         gc.freeze()
         self.full += 1
+        _trim()
+
+
+def _trim() -> None:
+    """Hand the memory freed back to the operating system (glibc keeps it in its heaps
+    otherwise, and the server's RSS never came down after pages closed)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc
+        pass
 
 
 calm_gc = CalmGC()

@@ -89,10 +89,12 @@ class App:
         return self
 
     def wait_ready(self):
-        """Until Bokeh reports the document idle (and Panel has run its onload)."""
+        """Until Bokeh reports the document idle (and Panel has run its onload). Since issue 33
+        the page's session is built when its websocket arrives, not during ``goto``: that work
+        now falls in this wait (two pages opened at once on a loaded machine took 30 s)."""
         self.page.wait_for_function(
             "() => window.Bokeh && Bokeh.documents.length && Bokeh.documents[0]._notified_idle",
-            timeout=30_000)
+            timeout=60_000)
 
     def choose(self, variant_title: str):
         btn = self.page.get_by_role("button", name=f"Choose {variant_title}")
