@@ -51,7 +51,8 @@ class RoomEvent:
 
 
 class Moved(RuleError):
-    """Another process appended to the log first: the action was not applied."""
+    """The log had moved on from what the sender saw (another process appended first, or the
+    sender's ``expect`` is behind): the action was not applied."""
 
 
 @dataclass
@@ -357,8 +358,8 @@ class RoomService:
                 if (expect < len(game.actions)
                         and action_to_json(game.actions[expect]) == action_to_json(action)):
                     return expect  # already played: this is a retry
-                raise RuleError(L_("the game moved on: it is at action {now}, not {expect}; look "
-                                   "again", now=str(len(game.actions)), expect=str(expect)))
+                raise Moved(L_("the game moved on: it is at action {now}, not {expect}; look "
+                               "again", now=str(len(game.actions)), expect=str(expect)))
             if game.is_over:
                 raise RuleError(L_("{room} is over: no more actions", room=room.name))
             if room.seats[i].is_computer:
