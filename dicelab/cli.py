@@ -219,15 +219,23 @@ def cmd_serve(args) -> int:
 def _file_checks() -> list[str]:
     """Check the records and rooms files before serving: damaged ones are set aside now (and
     every page says so), so the classroom hears of it at the start."""
-    from .rooms.stores import ENV, SQLiteStore, default_spec
-    from .sqlite_files import check_sqlite
+    from .rooms.stores import ENV, SQLiteStore, default_spec, sqlite_spec_path
+    from .sqlite_files import FileTrouble, check_sqlite
     from .ui.records import COLUMNS, default_path
 
-    out = [check_sqlite(default_path(), {"records": COLUMNS}, "records")]
-    spec = config.text(ENV) or default_spec()
-    if spec.startswith("sqlite://") and spec[len("sqlite://"):]:
-        out.append(check_sqlite(Path(spec[len("sqlite://"):]).expanduser(), SQLiteStore.TABLES,
-                                "rooms"))
+    checks = [(default_path(), {"records": COLUMNS}, "records")]
+    try:
+        rooms = sqlite_spec_path(config.text(ENV) or default_spec())
+    except RuleError:
+        rooms = None  # said when the rooms are opened
+    if rooms is not None:
+        checks.append((rooms, SQLiteStore.TABLES, "rooms"))
+    out = []
+    for path, tables, what in checks:
+        try:
+            out.append(check_sqlite(path, tables, what))
+        except FileTrouble as exc:  # cannot be opened: said now, and on the pages
+            out.append(str(exc))
     return [w for w in out if w]
 
 

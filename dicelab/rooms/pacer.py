@@ -15,7 +15,7 @@ from typing import Callable
 
 from ..errors import RuleError
 from .model import room_key, room_name
-from .service import RoomEvent, RoomService
+from .service import RoomEvent, RoomService, Unavailable
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +85,8 @@ class Pacer:
             for key in ready:
                 try:
                     again = self._step(key)
+                except Unavailable:  # the store is down (logged once by the service): the
+                    again = now + max(self.pace, 1.0)  # computers play on when it is back
                 except Exception:  # a broken room must not stop the others
                     log.exception("pacing room %s failed", key)
                     again = None

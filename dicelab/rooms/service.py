@@ -50,8 +50,41 @@ class RoomEvent:
     kind: str
 
 
+class Unavailable(RuleError):
+    """The store could not be written or read (a full disk, a read-only file, Redis down):
+    nothing was changed. Players are told; the log gets one line per kind of failure until the
+    store works again."""
+
+
+def _store_errors() -> tuple[type[BaseException], ...]:
+    import sqlite3
+
+    errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError)
+    try:
+        import redis
+    except ImportError:
+        return errors
+    return errors + (redis.exceptions.RedisError,)
+
+
+def _failure_reason(exc: BaseException) -> Msg:
+    """A store failure in the players' words."""
+    import errno
+
+    code = getattr(exc, "sqlite_errorcode", None)
+    code = None if code is None else code & 0xFF
+    if code == 13 or getattr(exc, "errno", None) == errno.ENOSPC:  # SQLITE_FULL
+        return L_("the server's disk is full")
+    if code == 8 or getattr(exc, "errno", None) == errno.EROFS:  # SQLITE_READONLY
+        return L_("the server's rooms file is read-only")
+    if type(exc).__module__.startswith("redis"):
+        return L_("the server cannot reach its rooms store")
+    return L_("the server's rooms store failed")
+
+
 class Moved(RuleError):
-    """Another process appended to the log first: the action was not applied."""
+    """The log had moved on from what the sender saw (another process appended first, or the
+    sender's ``expect`` is behind): the action was not applied."""
 
 
 @dataclass
@@ -90,6 +123,7 @@ class RoomService:
         self.keep_finished = _seconds(keep_finished, "DICELAB_KEEP_FINISHED", 3600.0)
         self.idle = _seconds(idle, "DICELAB_IDLE", 6 * 3600.0)
         self._swept = -1e18
+        self._failing: set[str] = set()  # kinds of store failure logged (once each) until it works
         self._log_seen: dict[str, tuple[int, float]] = {}  # key -> (log length, when first seen)
         self._lock = threading.Lock()  # guards the three dicts below
         self._room_locks: dict[str, threading.RLock] = {}
@@ -166,7 +200,9 @@ class RoomService:
     def _sweep(self) -> None:
         try:
             self.expire()
-        except Exception:  # e.g. the store went away: the next sweep tries again
+        except Unavailable:  # the store is down (logged once): the next sweep tries again
+            pass
+        except Exception:
             log.exception("expiring rooms failed")
 
     def expire(self) -> list[str]:
@@ -360,8 +396,8 @@ class RoomService:
                 if (expect < len(game.actions)
                         and action_to_json(game.actions[expect]) == action_to_json(action)):
                     return expect  # already played: this is a retry
-                raise RuleError(L_("the game moved on: it is at action {now}, not {expect}; look "
-                                   "again", now=str(len(game.actions)), expect=str(expect)))
+                raise Moved(L_("the game moved on: it is at action {now}, not {expect}; look "
+                               "again", now=str(len(game.actions)), expect=str(expect)))
             if game.is_over:
                 raise RuleError(L_("{room} is over: no more actions", room=room.name))
             if len(game.actions) >= self.max_actions:
@@ -556,6 +592,17 @@ class RoomService:
             except Exception:  # one broken browser must not stop the others, nor the action
                 log.exception("a room subscriber failed on %s", event)
 
+    def _failed(self, exc: BaseException) -> Unavailable:
+        kind = f"{type(exc).__name__}: {str(exc)[:120]}"
+        with self._lock:
+            new = kind not in self._failing
+            self._failing.add(kind)
+        if new:  # one line per kind, not a traceback per press
+            log.warning("the rooms store failed (%s); players are told, nothing is changed; "
+                        "logged once until it works again", kind)
+        return Unavailable(L_("Not saved: {reason}. Nothing changed; try again in a moment.",
+                              reason=_failure_reason(exc)))
+
     def _key(self, name: Any) -> str:
         return room_key(room_name(name))
 
@@ -649,6 +696,37 @@ class RoomService:
     def _finish(self, room: Room) -> None:
         room.finished = True
         room.touched = self.clock()
+
+
+def _guarded(method):
+    """A RoomService method whose store failures (disk full, read-only, Redis down) become
+    ``Unavailable``, a RuleError the page shows, logged once per kind of failure."""
+    import functools
+
+    @functools.wraps(method)
+    def guarded(self, *args, **kwargs):
+        try:
+            out = method(self, *args, **kwargs)
+        except RuleError:
+            raise
+        except _STORE_ERRORS as exc:
+            raise self._failed(exc) from None
+        if self._failing:
+            with self._lock:
+                was, self._failing = self._failing, set()
+            if was:
+                log.warning("the rooms store works again")
+        return out
+
+    return guarded
+
+
+_STORE_ERRORS = _store_errors()
+for _name in ("create", "list_open", "list_all", "lobby", "history", "room", "join",
+              "add_computer", "remove_seat", "leave", "start", "rematch", "act",
+              "play_computers", "state", "log", "version", "seat_of", "away", "reclaim",
+              "take_over", "expire"):
+    setattr(RoomService, _name, _guarded(getattr(RoomService, _name)))
 
 
 # ----- input checks ------------------------------------------------------------------------------

@@ -14,8 +14,8 @@ index it is writing, and the store refuses (``Conflict``) if the log has moved o
 can never both append action N.
 
 ``open_store(spec)`` picks one from ``DICELAB_ROOMS``: ``memory``, ``sqlite:///path/rooms.db``
-(``sqlite://`` followed by the path) or ``redis://host:port/db``; default SQLite in platformdirs'
-user data dir.
+(``sqlite://`` followed by the path, taken literally: see ``sqlite_spec_path``) or
+``redis://host:port/db``; default SQLite in platformdirs' user data dir.
 """
 from __future__ import annotations
 
@@ -110,16 +110,15 @@ class SQLiteStore(Store):
               "actions": ("key", "idx", "action")}
 
     def __init__(self, path: str | os.PathLike):
-        from ..sqlite_files import check_sqlite, problem
+        from ..sqlite_files import check_sqlite, problem, sqlite_path
 
-        self.path = Path(path).expanduser()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        check_sqlite(self.path, self.TABLES, "rooms")  # a damaged file is set aside, logged
+        self.path = sqlite_path(path)
+        # a damaged file is set aside, logged; one that cannot be opened raises FileTrouble
+        check_sqlite(self.path, self.TABLES, "rooms")
         self.problem = problem(self.path)
         self._lock = threading.Lock()
         # autocommit mode (isolation_level=None): transactions are the explicit BEGINs below
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
-                                   timeout=30)
+        self._db = self._connect(isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")  # fsync the WAL at every commit
         with self._write():
@@ -128,6 +127,11 @@ class SQLiteStore(Store):
             self._db.execute("CREATE TABLE IF NOT EXISTS actions (key TEXT NOT NULL, "
                              "idx INTEGER NOT NULL, action TEXT NOT NULL, PRIMARY KEY (key, idx))"
                              " WITHOUT ROWID")
+
+    def _connect(self, **kwargs) -> sqlite3.Connection:
+        from ..sqlite_files import connect
+
+        return connect(self.path, "rooms", timeout=30, check_same_thread=False, **kwargs)
 
     class _Tx:
         def __init__(self, store):
@@ -252,7 +256,7 @@ class SQLiteStore(Store):
         if getattr(self, "_watcher", None) is None:
             # the look at every room runs on a connection of its own: on the shared one it
             # held the lock every page's read waits for (a flood of rooms made it long)
-            self._watch_db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+            self._watch_db = self._connect()
             self._seen = self._snapshot()
             self._version = self._read("PRAGMA data_version")[0][0]
             self._stop = threading.Event()
@@ -312,17 +316,30 @@ def default_spec() -> str:
     return "sqlite://" + str(Path(platformdirs.user_data_dir("dicelab")) / "rooms.sqlite3")
 
 
+def sqlite_spec_path(spec: str) -> Path | None:
+    """The file of a ``sqlite://<path>`` spec (None for other specs): the path as the operating
+    system spells it, taken literally (``#``, ``?``, ``%``, spaces are part of it);
+    ``sqlite:///var/x`` and ``sqlite:////var/x`` are both /var/x, ``sqlite://x`` is x in the
+    working folder."""
+    if not spec.startswith("sqlite://"):
+        return None
+    path = spec[len("sqlite://"):]
+    if not path:
+        raise RuleError(L_("{env}: sqlite:// needs a path, as in sqlite:///var/dicelab/rooms.db",
+                           env=ENV))
+    from ..sqlite_files import sqlite_path
+
+    return sqlite_path(path)
+
+
 def open_store(spec: str | None = None) -> Store:
     """A store from a spec (default: the ``DICELAB_ROOMS`` environment variable, else SQLite in
     the user data dir): ``memory``, ``sqlite://<path>`` or ``redis://host:port/db``."""
     spec = spec or config.text(ENV) or default_spec()
     if spec == "memory":
         return MemoryStore()
-    if spec.startswith("sqlite://"):
-        path = spec[len("sqlite://"):]
-        if not path:
-            raise RuleError(L_("{env}: sqlite:// needs a path, as in sqlite:///var/dicelab/rooms.db",
-                               env=ENV))
+    path = sqlite_spec_path(spec)
+    if path is not None:
         return SQLiteStore(path)
     if spec.startswith(("redis://", "rediss://", "unix://")):
         from .redis_store import RedisStore

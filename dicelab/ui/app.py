@@ -365,10 +365,10 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
             return self.room_screen.play
         return self.play
 
-    def on_key(self, key: str):
+    def on_key(self, key: str, seen=None):
         play = self.active_play
         if play is not None:
-            play.key(key)
+            play.key(key, seen)
 
     def __panel__(self):
         return self.page

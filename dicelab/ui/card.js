@@ -9,7 +9,7 @@ export function render({ model, el }) {
   el.append(root);
   root.addEventListener("click", (e) => {
     const b = e.target.closest("button.box");
-    if (b && !b.disabled) model.send_msg({box: b.dataset.box});
+    if (b && !b.disabled) model.send_msg({box: b.dataset.box, seen: (model.card || {}).mark || ""});
   });
 
   function draw() {

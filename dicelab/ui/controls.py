@@ -4,6 +4,7 @@ from __future__ import annotations
 import panel as pn
 
 from ..i18n import _, p_
+from .keys import ActionBridge
 from .notebook import FixedDesign
 from .session import Unbusy, set_changed
 from .view import TableView, follows
@@ -38,13 +39,18 @@ class Controls(TableView):
 
     def __init__(self, game=None, **params):
         super().__init__(game, **params)
+        # the page's clicks come through the bridge, with the mark the page showed; on_click
+        # only where no bridge is drawn (a page without JavaScript modules)
         self._roll = Button(label=p_("verb", "Roll"), color="primary",
-                                       stylesheets=[CONTROLS_CSS], margin=(4, 12, 4, 0))
+                            stylesheets=[CONTROLS_CSS], margin=(4, 12, 4, 0),
+                            css_classes=["dl-act-roll"])
         self._roll.on_click(lambda e: self.play.roll())
         self._stand = Button(label=_("Stand (0)"), color="success",
-                                        stylesheets=[CONTROLS_CSS], margin=(4, 12, 4, 0),
-                                        visible=self.play.ui.has_stand)
+                             stylesheets=[CONTROLS_CSS], margin=(4, 12, 4, 0),
+                             visible=self.play.ui.has_stand, css_classes=["dl-act-stand"])
         self._stand.on_click(lambda e: self.play.stand())
+        self._bridge = ActionBridge(on_act=self.play.act, margin=0, width=0, height=0)
+        self._rolled = self.play.roll_id
         self._refresh()
 
     @follows("shown", "seats", "choice")
@@ -53,7 +59,12 @@ class Controls(TableView):
         label, stand = p.ui.roll_label(p), p.ui.stand_label
         set_changed(self._roll, label=label, disabled=not p.can_roll)
         set_changed(self._stand, label=stand, disabled=not p.can_stand)
+        # after a roll, the page has shown it when the dice stop rolling
+        settle = p.prefs.anim_ms if p.roll_id != self._rolled else 0
+        self._rolled = p.roll_id
+        set_changed(self._bridge, shown=f"{p.mark()} {settle}")
 
     def __panel__(self):
-        return pn.FlexBox(self._roll, self._stand, flex_wrap="wrap", sizing_mode="stretch_width")
+        return pn.FlexBox(self._roll, self._stand, self._bridge, flex_wrap="wrap",
+                          sizing_mode="stretch_width")
 

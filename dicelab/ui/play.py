@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
+import logging
 import weakref
 
 import panel as pn
@@ -22,6 +24,7 @@ from .names import said, seat_name, strategy_label
 from .session import defer, one_message, served_doc, set_changed
 from .variants import ui_for
 
+log = logging.getLogger(__name__)
 
 class Prefs(param.Parameterized):
     """Per-session preferences (not rules)."""
@@ -62,6 +65,7 @@ class Play(param.Parameterized):
     computers = param.Boolean(default=True, doc="Let computer seats play (paced).")
 
     _registry: "weakref.WeakKeyDictionary[Game, Play]" = weakref.WeakKeyDictionary()  # i18n: not shown
+    _serials = itertools.count(1)
 
     def __init__(self, game: Game, prefs: Prefs | None = None, records=None, **params):
         super().__init__(game=game, prefs=prefs or Prefs(), **params)
@@ -74,6 +78,7 @@ class Play(param.Parameterized):
         self._thinking = False
         self._following = True
         self._seen = self._mark()
+        self._serial = next(Play._serials)
         Play._registry[game] = self
         game.param.watch(self._game_changed, "state")
         for seat in game.seats:  # a computer whose strategy can be swapped (SwitchPlayer)
@@ -156,20 +161,46 @@ class Play(param.Parameterized):
         a = self.stand_action()
         return a is not None and self.person_on_turn and self.game.is_legal(a)
 
+    # ----- what a page showed ---------------------------------------------------------------
+    def mark(self) -> str:
+        """What a page shows of this game: this table and the length of the game's log. Every
+        action a page sends carries the mark it showed (``seen``); an action sent from a page
+        that had not shown the game as it is now (a double click, a retried or replayed
+        message, a click on dice rolled since) is dropped without a word."""
+        return f"{self._serial}.{len(self.game.actions)}"
+
+    def stale(self, seen) -> bool:
+        """Is ``seen`` (the mark a page sent with an action) not the game's mark now? None: an
+        action from Python (a notebook cell, a test), not from a page: never stale."""
+        if seen is None or seen == self.mark():
+            return False
+        log.debug("dropped an action sent from a page that showed %r, not %s", seen,
+                  self.mark())
+        return True
+
     # ----- person's actions ------------------------------------------------------------------
-    def roll(self) -> bool:
+    # ``seen``: the mark of the page that sent the action (None from Python): see ``mark``
+    def roll(self, seen=None) -> bool:
+        if self.stale(seen):
+            return False
         why = self.ui.roll_refusal(self)
         return self._refuse(why) if why else self._person(self.roll_action())
 
-    def stand(self) -> bool:
+    def stand(self, seen=None) -> bool:
+        if self.stale(seen):
+            return False
         why = self.ui.stand_refusal(self)
         return self._refuse(why) if why else self._person(self.stand_action())
 
-    def score(self, box: str) -> bool:
+    def score(self, box: str, seen=None) -> bool:
+        if self.stale(seen):
+            return False
         return self._person(Score(box))
 
-    def toggle(self, pos: int) -> bool:
+    def toggle(self, pos: int, seen=None) -> bool:
         """Click on die ``pos``: hold/release (Yahtzee) or set aside (choose_keepers)."""
+        if self.stale(seen):
+            return False
         if not self.person_on_turn:
             return self._refuse(self._wait_text())
         chosen = self.ui.toggled(self, pos)
@@ -179,14 +210,22 @@ class Play(param.Parameterized):
         self.changed("choice", "said", message="", **chosen)
         return True
 
-    def key(self, key: str) -> bool:
+    def key(self, key: str, seen=None) -> bool:
         """Keyboard: "." roll, "0" stand, "1".."5" hold/set aside, Enter roll (Yahtzee)."""
         if key in (".", ",", "Decimal") or (key == "Enter" and self.ui.enter_rolls):
-            return self.roll()
+            return self.roll(seen)
         if key == "0":
-            return self.stand()
+            return self.stand(seen)
         if key in ("1", "2", "3", "4", "5"):
-            return self.toggle(int(key) - 1)
+            return self.toggle(int(key) - 1, seen)
+        return False
+
+    def act(self, what: str, seen) -> bool:
+        """An action named by a page (``ActionBridge``): "roll" or "stand"."""
+        if what == "roll":
+            return self.roll(seen)
+        if what == "stand":
+            return self.stand(seen)
         return False
 
     def _wait_text(self) -> str:

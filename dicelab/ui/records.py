@@ -5,6 +5,7 @@ Path: ``DICELAB_RECORDS`` if set, else ``records.sqlite3`` in platformdirs' user
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import threading
@@ -14,6 +15,7 @@ from pathlib import Path
 import param
 
 from .. import config
+from ..errors import reason
 from ..i18n import L_, N_, _, tr
 
 KEYS = ("game_total", "single_turn", "wins")
@@ -43,46 +45,52 @@ class RecordStore(param.Parameterized):
 
     def __init__(self, path: str | os.PathLike | None = None, **params):
         super().__init__(**params)
-        self.path = Path(path) if path is not None else default_path()
-        self.problem = None  # a damaged file set aside: the page shows it (a lazy message)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            self.problem = L_("Records cannot be kept in {folder}: {error}",
-                              folder=str(self.path.parent), error=str(exc.strerror or exc))
-        self._open()
+        from ..sqlite_files import sqlite_path
+
+        self.path = sqlite_path(path if path is not None else default_path())
+        self.problem = None  # a damaged file set aside, or one that cannot be used: the page
+        self._open()         # shows it (a lazy message)
 
     def _open(self, again: bool = False) -> None:
         """Check the file (a damaged one is set aside and the records start afresh), then make
         sure the table is there."""
-        from ..sqlite_files import check_sqlite, problem
+        from ..sqlite_files import FileTrouble, check_sqlite, problem
 
         with self._lock:
-            check_sqlite(self.path, {"records": COLUMNS}, "records", again=again)
-            self.problem = problem(self.path) or self.problem
             try:
+                check_sqlite(self.path, {"records": COLUMNS}, "records", again=again)
+                self.problem = problem(self.path) or self.problem
                 with self._connect() as db:
                     db.execute("CREATE TABLE IF NOT EXISTS records (variant TEXT, key TEXT, "
                                "value INTEGER, value2 INTEGER, who TEXT, at REAL, "
                                "PRIMARY KEY (variant, key))")
+            except FileTrouble as exc:  # cannot be opened or written: named, never moved
+                self.problem = reason(exc)
             except sqlite3.Error as exc:
                 self.problem = L_("Records are off: {error}", error=str(exc))
 
+    @contextlib.contextmanager
     def _connect(self):
-        return sqlite3.connect(self.path, timeout=5)
+        """A connection for one transaction (committed, or rolled back on an error), closed
+        after: an open one would hold the file (and its mount) until collected."""
+        from ..sqlite_files import connect
+
+        with contextlib.closing(connect(self.path, "records", timeout=5)) as db, db:
+            yield db
 
     def _guarded(self, work, default=None):
         """Run ``work()``; a file damaged meanwhile is set aside and the work tried once more
         on a fresh file; if that fails too, the records are off for now (``default``)."""
+        from ..sqlite_files import FileTrouble, is_damage
+
         for attempt in (1, 2):
             try:
                 return work()
-            except sqlite3.OperationalError as exc:
-                if "locked" in str(exc) or attempt == 2:
-                    self.problem = L_("Records are off for now: {error}", error=str(exc))
-                    return default
-            except sqlite3.DatabaseError as exc:
-                if attempt == 2:
+            except FileTrouble as exc:  # cannot be opened or written now: never damage
+                self.problem = reason(exc)
+                return default
+            except sqlite3.Error as exc:
+                if not is_damage(exc) or attempt == 2:  # busy, read-only, disk full...
                     self.problem = L_("Records are off for now: {error}", error=str(exc))
                     return default
             self._open(again=True)

@@ -2,16 +2,19 @@
 brought up to the store's log whenever the service reports a change."""
 from __future__ import annotations
 
+import logging
 import threading
 
 from ..errors import RuleError
 from ..games import Seat, new_game
 from ..rooms import Room, RoomService
+from ..rooms.service import Moved
 from ..i18n import _
 from .names import said, strategy_label
 from .play import Play, Prefs
 from .session import fan_out, one_message
 
+log = logging.getLogger(__name__)
 
 def replica(room: Room):
     """A room's game as its log replays it (names only: the computers play on the server)."""
@@ -64,9 +67,14 @@ class RoomPlay(Play):
     def _apply(self, action) -> bool:
         self.settle()
         with fan_out():  # this page first, then the room's other pages here
-            try:  # the number it should get: a retried or doubled click is not played twice
+            try:  # the number it should get: the length this page showed (``stale``)
                 self.service.act(self.room.name, self.token, action,
                                  expect=len(self.game.actions))
+            except Moved:  # this page was behind the room: it catches up, without a word
+                log.debug("%s: an action from a page behind the room", self.room.name)
+                self.service.reread(self.room.name)
+                self.sync()
+                return False
             except RuleError as exc:
                 return self._refuse(said(exc))
             self.sync()

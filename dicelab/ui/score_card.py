@@ -9,6 +9,7 @@ from panel.custom import JSComponent
 from ..i18n import _
 from ..rules.yahtzee import BOXES, LABELS, UPPER
 from .names import seat_name, shown
+from .keys import seen_in
 from .notebook import FixedDesign
 from .play import Play
 from .view import TableView, follows
@@ -30,7 +31,7 @@ class CardView(FixedDesign, JSComponent):
 
     def _handle_msg(self, msg):
         if self._on_score and isinstance(msg, dict) and msg.get("box") in BOXES:
-            self._on_score(msg["box"])
+            self._on_score(msg["box"], seen_in(msg))
 
 
 def card_description(play: Play) -> dict:
@@ -55,7 +56,7 @@ def card_description(play: Play) -> dict:
              # "Score {box} for {points}", filled in by the browser for each open box
              "score": _("Score {box} for {points}")}
     return {"rows": rows, "cols": cols, "turn": seat, "options": options,
-            "clickable": person and bool(st.rolls), "tick": play.tick,
+            "clickable": person and bool(st.rolls), "tick": play.tick, "mark": play.mark(),
             "threshold": threshold, "bonus": bonus, "words": words}
 
 

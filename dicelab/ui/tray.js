@@ -69,7 +69,11 @@ export function render({ model, el }) {
 
   root.addEventListener("click", (e) => {
     const b = e.target.closest("button.die");
-    if (b && !b.disabled) model.send_msg({toggle: Number(b.dataset.pos), group: b.dataset.group});
+    if (b && !b.disabled) {
+      let v = {};
+      try { v = JSON.parse(model.view || "{}"); } catch (err) { v = {}; }
+      model.send_msg({toggle: Number(b.dataset.pos), group: b.dataset.group, seen: v.mark || ""});
+    }
   });
 
   function draw() {

@@ -11,6 +11,7 @@ from panel.io.document import hold
 
 from ..i18n import _, text
 
+from .keys import seen_in
 from .notebook import FixedDesign
 from .session import Unbusy
 from .play import Play
@@ -61,7 +62,11 @@ class TrayView(Unbusy, FixedDesign, JSComponent):
 
     def _handle_msg(self, msg):
         if self._on_toggle and isinstance(msg, dict) and "toggle" in msg:
-            self._on_toggle(int(msg["toggle"]))
+            try:
+                pos = int(msg["toggle"])
+            except (TypeError, ValueError, OverflowError):
+                return
+            self._on_toggle(pos, seen_in(msg))
 
 
 def tray_words() -> dict:
@@ -79,7 +84,7 @@ def tray_description(play: Play) -> dict:
     """What the dice tray shows now, as plain data for TrayView."""
     g = play.game
     fresh = set(play.fresh)
-    view = {"mode": g.variant, "roll_id": play.roll_id, "tick": play.tick,
+    view = {"mode": g.variant, "roll_id": play.roll_id, "tick": play.tick, "mark": play.mark(),
             "anim_ms": play.prefs.anim_ms, "sound": play.prefs.sound,
             "rolled_n": play.rolled_n,
             "announce": " ".join(text(e.text) for e in play.last_events) or play.message,
