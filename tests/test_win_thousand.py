@@ -231,7 +231,7 @@ def test_lookup_pass_equals_the_build_solver(small):
         j = int(rng.integers(st.n))
         b = int(st.total[i])
         blk = win_thousand._Block(np.array([i]), np.array([j]), np.array([b]), st.need[[i]], b,
-                                  np.zeros(1, dtype=np.int64), np.full(1, -1))
+                                  np.zeros(1, dtype=np.int64))
         y = 1.0 - small.W[j, st.bust[i]]
         _start, R0, M0 = small._solver._turns(blk, small.W, np.array([y]), keep=True)
         R, M, _y = small._solve_turn(int(i), j)
