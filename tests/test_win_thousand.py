@@ -102,16 +102,40 @@ def test_readout_follows_the_stand_rules(small):
     assert r.stand_win_chance is None                                # opening: 30 < 50
 
 
+def test_small_table_matches_an_independent_solver_with_no_floor(small):
+    """Issue 37: a solver with no lower limit on a total gives, for these settings, 53.2059%
+    to the first player; 13.62% to a player on -150, not opened, 2 bolts, against 60; 88.99%
+    the other way round (the old floor at -150 gave 53.1982%, 7.30% and 94.08%)."""
+    low = S(-150, False, False, 0, 2)
+    assert small.start_chance() == pytest.approx(0.532059, abs=5e-7)
+    assert small.start_chance(low, 60) == pytest.approx(0.1362, abs=5e-5)
+    assert small.start_chance(60, low) == pytest.approx(0.8899, abs=5e-5)
+    assert small.rules.exact_from == 0 and small.rules.floor == -550
+
+
+def _common(a, b):
+    """W of the statuses from ``exact_from`` up, in the same order, of two tables."""
+    key = lambda st, q: (st.total[q], st.opened[q], st.bolts[q], st.turns[q],  # noqa: E731
+                         st.on_barrel[q])
+    ia = np.flatnonzero(a.st.total * a.rules.unit >= a.rules.exact_from)
+    pos = {key(b.st, q): q for q in range(b.st.n)}
+    ib = np.array([pos[key(a.st, q)] for q in ia])
+    return a.W[np.ix_(ia, ia)], b.W[np.ix_(ib, ib)]
+
+
 @slow
-def test_floor_moves_little_from_ordinary_totals():
-    """Totals below the floor count as the floor: twice as deep a floor moves the start and
-    the chances from totals >= 0 only a little (the README gives the numbers)."""
+def test_a_floor_twice_as_deep_changes_no_exact_chance():
+    """RULES.md: totals have no lower limit. The table's floor (a bust below it loses) is
+    deep enough that doubling its depth moves no chance from ``exact_from`` (0) up by more
+    than the tolerance (1e-9); the same check fails for the old floor (-150)."""
     a = win_thousand.table("thousand", progress=False, cache=False, **SMALL)
     b = win_thousand.table("thousand", progress=False, cache=False, floor=2 * a.rules.floor,
                            **SMALL)
-    ok_a, ok_b = a.st.total >= 0, b.st.total >= 0
-    diff = np.abs(a.W[np.ix_(ok_a, ok_a)] - b.W[np.ix_(ok_b, ok_b)])
-    assert abs(a.start_chance() - b.start_chance()) < 1e-3 and diff.max() < 5e-3
+    wa, wb = _common(a, b)
+    assert np.abs(wa - wb).max() <= win.TOL
+    old = win_thousand.table("thousand", progress=False, cache=False, floor=-150, **SMALL)
+    wo, wa2 = _common(a, old)
+    assert np.abs(wo - wa2).max() > 1e-4
 
 
 def test_bad_states_raise(small):

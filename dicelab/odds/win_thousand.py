@@ -22,13 +22,17 @@ on the same layer one level up, already updated too); a penalty or fall reads a 
 sweep; then one more sweep records the policy's stand bits (its largest change is reported as
 the residual).
 
-The table stops at a ``floor`` (default: three bolt penalties or barrel falls below zero, -300
-with the default settings): a bust that would take a total below it counts as a lost game. A
-player gets there only after several penalties far behind, so a deeper floor changes the
-chances of ordinary states very little (measured in the README); it is the one approximation
-besides the tolerance. (Clamping at the floor instead would make the floor's penalties a cycle
-that value iteration converges through slowly: the hopeless player at the floor busts often.)
-Lookups of a standing below the floor read the floor's.
+RULES.md sets no lower limit on a total, so a table must stop somewhere, and the effect of
+where it stops must be bounded. The table goes down to a ``floor`` (default: ``DEPTH`` = 11
+bolt penalties or barrel falls below zero, -1100 with the default settings); a bust that would
+take a total below it counts as a lost game. A player gets there only after many penalties in
+a row far behind, so the floor's effect shrinks fast with its depth: at the small settings of
+the tests, moving the floor from 450 to 900 below zero changed chances from 0 up by at most
+3.3e-9, from -150 up by 2.1e-6, from -300 up by 9.8e-4. The chances from ``exact_from`` (the
+floor plus ``DEPTH`` steps: 0 by default) up are exact to the tolerance: a floor twice as deep
+moves none of them by more than 1e-9 (tests/test_win_thousand.py builds the small tables both
+ways); below it they are less exact the closer to the floor. Lookups of a standing below the
+floor read the floor's.
 """
 from __future__ import annotations
 
@@ -52,7 +56,8 @@ from . import win as _win
 from .win import TOL, WinReadout, _readout
 
 FORMAT = 1
-FLOOR = -300         # the default settings' floor (``default_floor``)
+DEPTH = 11           # steps of the floor below zero, and of exact_from above the floor
+FLOOR = -1100        # the default settings' floor
 BLOCK = 1        # pairs per block of layers (memory: ~6 * 8 bytes per pair and turn total)
 
 
@@ -68,6 +73,11 @@ class ThousandWinRules:
         return self.five.unit
 
     @property
+    def exact_from(self) -> int:
+        """The lowest total whose chances are exact to the tolerance (module docstring)."""
+        return self.floor + DEPTH * _step(self.five)
+
+    @property
     def key(self) -> str:
         f = self.five
         pits = "_".join(f"{lo}-{hi}" for lo, hi in f.pits) or "none"
@@ -76,9 +86,14 @@ class ThousandWinRules:
                 f"{f.barrel_fall}-{f.bolts_per_penalty}-{f.bolt_penalty}-{self.floor}")
 
 
+def _step(five: FiveDiceRules) -> int:
+    """The largest fall of a total: the bolt penalty or the barrel's fall, at least a unit."""
+    return max(five.bolt_penalty, five.barrel_fall if five.barrel else 0, five.unit)
+
+
 def default_floor(five: FiveDiceRules) -> int:
-    """Three bolt penalties or barrel falls below zero (the larger), at least 3 units."""
-    return -3 * max(five.bolt_penalty, five.barrel_fall if five.barrel else 0, five.unit)
+    """``DEPTH`` steps (``_step``) below zero, so that ``exact_from`` is 0."""
+    return -DEPTH * _step(five)
 
 
 def thousand_win_rules(rules: Any = "thousand", floor: int | None = None,
@@ -341,8 +356,16 @@ def _start_values(S: int) -> np.ndarray:
     return W
 
 
+def _steady(history: list[float]) -> bool:
+    """Whether the last three sweeps' changes shrank by about the same ratio (below 0.9)."""
+    if len(history) < 4 or history[-1] <= TOL:
+        return False
+    r1, r2 = history[-1] / history[-2], history[-2] / history[-3]
+    return r1 < 0.9 and abs(r1 - r2) < 0.05 * r1
+
+
 def _build(tr: ThousandWinRules, progress: bool = True, tol: float = TOL,
-           max_sweeps: int = 500, callback=None):
+           max_sweeps: int = 500, callback=None, extrapolate: bool = True):
     """W [S, S], stand bits, the sweeps it took and the last sweep's largest change."""
     solver = _Solver(tr)
     solver.layers()
@@ -353,9 +376,19 @@ def _build(tr: ThousandWinRules, progress: bool = True, tol: float = TOL,
     history = []
     with tqdm(total=int(np.ceil(-np.log10(tol))), desc=i18n._("Thousand win table"),
               unit=i18n.p_("progress unit", "digit"), disable=not progress) as bar:
+        last_jump = -3
         for sweep in range(max_sweeps):
+            before = W.copy()
             ch = solver.sweep(W)
             history.append(ch)
+            if extrapolate and _steady(history) and sweep - last_jump >= 3:
+                # the change shrinks by a steady ratio r (falls to a lower layer, read at
+                # the last sweep's values, carry it): the rest of the way is about
+                # r / (1 - r) times this sweep's change; later sweeps correct the guess
+                r = history[-1] / history[-2]
+                W += (W - before) * (r / (1.0 - r))
+                np.clip(W, 0.0, 1.0, out=W)
+                last_jump = sweep
             digits = min(bar.total, int(max(0.0, -np.log10(max(ch, 1e-300)))))
             if digits > bar.n:
                 bar.update(digits - bar.n)
@@ -499,7 +532,7 @@ def table(rules: Any = "thousand", progress: bool = True,
                              cache)
 
 
-BIG = 400  # tables of more statuses than this take many minutes to build (the default: 723)
+BIG = 500  # more statuses take many minutes to build (default 1227; target 150/200: 429/459)
 
 
 def table_if_cached(rules: Any = "thousand", **over) -> ThousandWinTable | None:
