@@ -5,7 +5,8 @@ RULES.md "Thousand": opening (a first stand needs 50), pits (in a pit a stand mu
 the barrel (a stand reaching it sets the total to it; from there only a turn reaching the target
 may stand, and wins at once; after barrel_attempts failed turns the player falls off, losing
 barrel_fall), bolts (every bolts_per_penalty-th bust in a row costs bolt_penalty). A small
-target keeps the table to seconds; the default table is behind DICELAB_SLOW=1 (it takes many
+target keeps the table to tens of seconds (429 statuses down to the floor, -550); the default
+table is behind DICELAB_SLOW=1 (it takes many
 minutes: README, "Chance to win").
 """
 from __future__ import annotations
@@ -111,6 +112,20 @@ def test_small_table_matches_an_independent_solver_with_no_floor(small):
     assert small.start_chance(low, 60) == pytest.approx(0.1362, abs=5e-5)
     assert small.start_chance(60, low) == pytest.approx(0.8899, abs=5e-5)
     assert small.rules.exact_from == 0 and small.rules.floor == -550
+
+
+def test_stand_bits_from_the_old_floor_up(small):
+    """Stand bits are kept for pairs from ``bits_from`` (-150 here) up only (the table's
+    memory stays that of the old floor's); a standing below plays as if there."""
+    st, u = small.st, small.rules.unit
+    assert small.rules.bits_from == -150
+    every_pair = int((st.top - st.total)[~st.on_barrel].sum()) * st.n
+    assert small.bits.size == win_thousand._bit_offsets(st)[1] < every_pair / 4
+    deep, there, other = S(-300, True), S(-150, True), S(60, True)
+    i, k, j = (int(st.index(x, u)) for x in (deep, there, other))
+    t = np.arange(1, 30)
+    assert np.array_equal(small.stands_at(i, j, t, 2), small.stands_at(k, j, t, 2))
+    assert small.stands_at(k, j, t, 2).any() and not small.stands_at(k, j, t, 2).all()
 
 
 def _common(a, b):

@@ -32,7 +32,9 @@ the tests, moving the floor from 450 to 900 below zero changed chances from 0 up
 floor plus ``DEPTH`` steps: 0 by default) up are exact to the tolerance: a floor twice as deep
 moves none of them by more than 1e-9 (tests/test_win_thousand.py builds the small tables both
 ways); below it they are less exact the closer to the floor. Lookups of a standing below the
-floor read the floor's.
+floor read the floor's. Stand bits (the policy) are kept only for pairs from ``bits_from``
+(three steps below ``exact_from``) up, so the table's memory is that of the old floor's; a
+standing below plays as if there.
 """
 from __future__ import annotations
 
@@ -55,7 +57,7 @@ from .cachefile import save_npz
 from . import win as _win
 from .win import TOL, WinReadout, _readout
 
-FORMAT = 1
+FORMAT = 2            # 2: stand bits only from bits_from up
 DEPTH = 11           # steps of the floor below zero, and of exact_from above the floor
 FLOOR = -1100        # the default settings' floor
 BLOCK = 1        # pairs per block of layers (memory: ~6 * 8 bytes per pair and turn total)
@@ -76,6 +78,12 @@ class ThousandWinRules:
     def exact_from(self) -> int:
         """The lowest total whose chances are exact to the tolerance (module docstring)."""
         return self.floor + DEPTH * _step(self.five)
+
+    @property
+    def bits_from(self) -> int:
+        """The lowest total with stand bits of its own (three steps below ``exact_from``: the
+        old floor); a standing below plays as if there (``ThousandWinTable.stands_at``)."""
+        return max(self.floor, self.exact_from - 3 * _step(self.five))
 
     @property
     def key(self) -> str:
@@ -182,6 +190,15 @@ class _Statuses:
         assert (idx[:-1] == np.arange(top - F)).all() and not np.any(won[:-1])
         self.win_at_top = bool(won[-1])          # no barrel: reaching top wins
         assert self.win_at_top or idx[-1] == self.barrel0
+        # the status whose stand bits a status uses: its total raised to bits_from (unopened:
+        # to the nearest total an unopened player can have)
+        K = tr.bits_from // u
+        t_k = np.maximum(self.total, K)
+        if pen:
+            t_k = np.where(self.opened, t_k, -((-t_k) // pen) * pen)
+        self.kept = self._lookup[t_k - F, self.opened.astype(int), self.bolts, self.turns,
+                                 self.on_barrel.astype(int)]
+        assert (self.kept >= 0).all()
 
     def standing(self, r: FiveDiceRules) -> Standing:
         u = r.unit
@@ -240,11 +257,15 @@ class _Block:
 
 
 def _bit_offsets(st: _Statuses) -> tuple[np.ndarray, int]:
-    """Where each pair's stand bits start: one byte per running total c = b .. top - 1."""
+    """Where each pair's stand bits start: one byte per running total c = b .. top - 1, for
+    the pairs of two statuses from ``bits_from`` up (-1: none)."""
     S = st.n
-    flat = np.repeat(np.where(st.on_barrel, 0, st.top - st.total), S)
+    own = st.kept == np.arange(S)
+    flat = (np.where(st.on_barrel | ~own, 0, st.top - st.total)[:, None]
+            * own[None, :]).ravel()
     off = np.zeros(S * S, dtype=np.int64)
     off[1:] = np.cumsum(flat)[:-1]
+    off[flat == 0] = -1
     return off.reshape(S, S), int(flat.sum())
 
 
@@ -356,16 +377,8 @@ def _start_values(S: int) -> np.ndarray:
     return W
 
 
-def _steady(history: list[float]) -> bool:
-    """Whether the last three sweeps' changes shrank by about the same ratio (below 0.9)."""
-    if len(history) < 4 or history[-1] <= TOL:
-        return False
-    r1, r2 = history[-1] / history[-2], history[-2] / history[-3]
-    return r1 < 0.9 and abs(r1 - r2) < 0.05 * r1
-
-
 def _build(tr: ThousandWinRules, progress: bool = True, tol: float = TOL,
-           max_sweeps: int = 500, callback=None, extrapolate: bool = True):
+           max_sweeps: int = 500, callback=None):
     """W [S, S], stand bits, the sweeps it took and the last sweep's largest change."""
     solver = _Solver(tr)
     solver.layers()
@@ -376,19 +389,9 @@ def _build(tr: ThousandWinRules, progress: bool = True, tol: float = TOL,
     history = []
     with tqdm(total=int(np.ceil(-np.log10(tol))), desc=i18n._("Thousand win table"),
               unit=i18n.p_("progress unit", "digit"), disable=not progress) as bar:
-        last_jump = -3
         for sweep in range(max_sweeps):
-            before = W.copy()
             ch = solver.sweep(W)
             history.append(ch)
-            if extrapolate and _steady(history) and sweep - last_jump >= 3:
-                # the change shrinks by a steady ratio r (falls to a lower layer, read at
-                # the last sweep's values, carry it): the rest of the way is about
-                # r / (1 - r) times this sweep's change; later sweeps correct the guess
-                r = history[-1] / history[-2]
-                W += (W - before) * (r / (1.0 - r))
-                np.clip(W, 0.0, 1.0, out=W)
-                last_jump = sweep
             digits = min(bar.total, int(max(0.0, -np.log10(max(ch, 1e-300)))))
             if digits > bar.n:
                 bar.update(digits - bar.n)
@@ -508,10 +511,11 @@ class ThousandWinTable:
         whether the max-win policy stands there (asked where the rules allow a stand)."""
         st = self.st
         i, j, t, n = (np.asarray(v) for v in (i, j, t, n))
+        i, j = st.kept[i], st.kept[j]        # below bits_from: as if there
         b = st.total[i]
         c = b + t
         low = (c < st.top) & ~st.on_barrel[i]
-        idx = np.where(low, self.offsets[i, j] + t, 0)
+        idx = np.where(low, np.maximum(self.offsets[i, j], 0) + t, 0)
         bit = (self.bits[idx] >> np.clip(n - 1, 0, 7)) & 1
         y = 1.0 - self.W[j, st.bust[i]]
         star = 1.0 if st.win_at_top else 1.0 - self.W[j, max(st.barrel0, 0)]
