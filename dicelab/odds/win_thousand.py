@@ -81,9 +81,9 @@ class ThousandWinRules:
 
     @property
     def bits_from(self) -> int:
-        """The lowest total with stand bits of its own (three steps below ``exact_from``: the
-        old floor); a standing below plays as if there (``ThousandWinTable.stands_at``)."""
-        return max(self.floor, self.exact_from - 3 * _step(self.five))
+        """The lowest total with stand bits of its own (three steps below ``exact_from`` or
+        zero: the old floor); a standing below plays as if there (``stands_at``)."""
+        return max(self.floor, min(self.exact_from, 0) - 3 * _step(self.five))
 
     @property
     def key(self) -> str:
