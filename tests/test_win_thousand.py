@@ -5,7 +5,8 @@ RULES.md "Thousand": opening (a first stand needs 50), pits (in a pit a stand mu
 the barrel (a stand reaching it sets the total to it; from there only a turn reaching the target
 may stand, and wins at once; after barrel_attempts failed turns the player falls off, losing
 barrel_fall), bolts (every bolts_per_penalty-th bust in a row costs bolt_penalty). A small
-target keeps the table to seconds; the default table is behind DICELAB_SLOW=1 (it takes many
+target keeps the table to tens of seconds (429 statuses down to the floor, -550); the default
+table is behind DICELAB_SLOW=1 (it takes many
 minutes: README, "Chance to win").
 """
 from __future__ import annotations
@@ -102,16 +103,54 @@ def test_readout_follows_the_stand_rules(small):
     assert r.stand_win_chance is None                                # opening: 30 < 50
 
 
+def test_small_table_matches_an_independent_solver_with_no_floor(small):
+    """Issue 37: a solver with no lower limit on a total gives, for these settings, 53.2059%
+    to the first player; 13.62% to a player on -150, not opened, 2 bolts, against 60; 88.99%
+    the other way round (the old floor at -150 gave 53.1982%, 7.30% and 94.08%)."""
+    low = S(-150, False, False, 0, 2)
+    assert small.start_chance() == pytest.approx(0.532059, abs=5e-7)
+    assert small.start_chance(low, 60) == pytest.approx(0.1362, abs=5e-5)
+    assert small.start_chance(60, low) == pytest.approx(0.8899, abs=5e-5)
+    assert small.rules.exact_from == 0 and small.rules.floor == -550
+
+
+def test_stand_bits_from_the_old_floor_up(small):
+    """Stand bits are kept for pairs from ``bits_from`` (-150 here) up only (the table's
+    memory stays that of the old floor's); a standing below plays as if there."""
+    st, u = small.st, small.rules.unit
+    assert small.rules.bits_from == -150
+    every_pair = int((st.top - st.total)[~st.on_barrel].sum()) * st.n
+    assert small.bits.size == win_thousand._bit_offsets(st)[1] < every_pair / 4
+    deep, there, other = S(-300, True), S(-150, True), S(60, True)
+    i, k, j = (int(st.index(x, u)) for x in (deep, there, other))
+    t = np.arange(1, 30)
+    assert np.array_equal(small.stands_at(i, j, t, 2), small.stands_at(k, j, t, 2))
+    assert small.stands_at(k, j, t, 2).any() and not small.stands_at(k, j, t, 2).all()
+
+
+def _common(a, b):
+    """W of the statuses from ``exact_from`` up, in the same order, of two tables."""
+    key = lambda st, q: (st.total[q], st.opened[q], st.bolts[q], st.turns[q],  # noqa: E731
+                         st.on_barrel[q])
+    ia = np.flatnonzero(a.st.total * a.rules.unit >= a.rules.exact_from)
+    pos = {key(b.st, q): q for q in range(b.st.n)}
+    ib = np.array([pos[key(a.st, q)] for q in ia])
+    return a.W[np.ix_(ia, ia)], b.W[np.ix_(ib, ib)]
+
+
 @slow
-def test_floor_moves_little_from_ordinary_totals():
-    """Totals below the floor count as the floor: twice as deep a floor moves the start and
-    the chances from totals >= 0 only a little (the README gives the numbers)."""
+def test_a_floor_twice_as_deep_changes_no_exact_chance():
+    """RULES.md: totals have no lower limit. The table's floor (a bust below it loses) is
+    deep enough that doubling its depth moves no chance from ``exact_from`` (0) up by more
+    than the tolerance (1e-9); the same check fails for the old floor (-150)."""
     a = win_thousand.table("thousand", progress=False, cache=False, **SMALL)
     b = win_thousand.table("thousand", progress=False, cache=False, floor=2 * a.rules.floor,
                            **SMALL)
-    ok_a, ok_b = a.st.total >= 0, b.st.total >= 0
-    diff = np.abs(a.W[np.ix_(ok_a, ok_a)] - b.W[np.ix_(ok_b, ok_b)])
-    assert abs(a.start_chance() - b.start_chance()) < 1e-3 and diff.max() < 5e-3
+    wa, wb = _common(a, b)
+    assert np.abs(wa - wb).max() <= win.TOL
+    old = win_thousand.table("thousand", progress=False, cache=False, floor=-150, **SMALL)
+    wo, wa2 = _common(a, old)
+    assert np.abs(wo - wa2).max() > 1e-4
 
 
 def test_bad_states_raise(small):
@@ -231,7 +270,7 @@ def test_lookup_pass_equals_the_build_solver(small):
         j = int(rng.integers(st.n))
         b = int(st.total[i])
         blk = win_thousand._Block(np.array([i]), np.array([j]), np.array([b]), st.need[[i]], b,
-                                  np.zeros(1, dtype=np.int64), np.full(1, -1))
+                                  np.zeros(1, dtype=np.int64))
         y = 1.0 - small.W[j, st.bust[i]]
         _start, R0, M0 = small._solver._turns(blk, small.W, np.array([y]), keep=True)
         R, M, _y = small._solve_turn(int(i), j)

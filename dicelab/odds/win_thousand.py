@@ -14,19 +14,27 @@ only "reach the target" (``fivedice._solve_reach``), so its value is a closed fo
 Totals can fall (the bolt penalty, the barrel's fall), so the banked states are not acyclic and
 there are no monotone layers: the whole table is solved by value iteration. Each sweep visits
 the pairs of statuses in layers of equal banked sum from the top down (a stand only raises the
-sum, so every stand reads a value already updated in this sweep: Gauss-Seidel), vectorised over
-the pairs of a block of layers with numpy; a bust reads the pair of the same totals with one
-more bolt or barrel attempt, a penalty or fall a lower layer (last sweep's values). Sweeps stop
-once no value changed by more than ``TOL`` (1e-9) in a sweep; then one more sweep records the
-policy's stand bits (its largest change is reported as the residual).
+sum, so every stand reads a value already updated in this sweep: Gauss-Seidel), and within a
+layer from the most bolts and barrel attempts down (a bust that adds a bolt or an attempt lands
+on the same layer one level up, already updated too); a penalty or fall reads a lower layer
+(last sweep's values). A layer's turns run in a compiled loop over the non-zero roll outcomes
+(``win_kernels``, numba). Sweeps stop once no value changed by more than ``TOL`` (1e-9) in a
+sweep; then one more sweep records the policy's stand bits (its largest change is reported as
+the residual).
 
-The table stops at a ``floor`` (default: three bolt penalties or barrel falls below zero, -300
-with the default settings): a bust that would take a total below it counts as a lost game. A
-player gets there only after several penalties far behind, so a deeper floor changes the
-chances of ordinary states very little (measured in the README); it is the one approximation
-besides the tolerance. (Clamping at the floor instead would make the floor's penalties a cycle
-that value iteration converges through slowly: the hopeless player at the floor busts often.)
-Lookups of a standing below the floor read the floor's.
+RULES.md sets no lower limit on a total, so a table must stop somewhere, and the effect of
+where it stops must be bounded. The table goes down to a ``floor`` (default: ``DEPTH`` = 11
+bolt penalties or barrel falls below zero, -1100 with the default settings); a bust that would
+take a total below it counts as a lost game. A player gets there only after many penalties in
+a row far behind, so the floor's effect shrinks fast with its depth: at the small settings of
+the tests, moving the floor from 450 to 900 below zero changed chances from 0 up by at most
+3.3e-9, from -150 up by 2.1e-6, from -300 up by 9.8e-4. The chances from ``exact_from`` (the
+floor plus ``DEPTH`` steps: 0 by default) up are exact to the tolerance: a floor twice as deep
+moves none of them by more than 1e-9 (tests/test_win_thousand.py builds the small tables both
+ways); below it they are less exact the closer to the floor. Lookups of a standing below the
+floor read the floor's. Stand bits (the policy) are kept only for pairs from ``bits_from``
+(three steps below ``exact_from``) up, so the table's memory is that of the old floor's; a
+standing below plays as if there.
 """
 from __future__ import annotations
 
@@ -49,8 +57,9 @@ from .cachefile import save_npz
 from . import win as _win
 from .win import TOL, WinReadout, _readout
 
-FORMAT = 1
-FLOOR = -300         # the default settings' floor (``default_floor``)
+FORMAT = 2            # 2: stand bits only from bits_from up
+DEPTH = 11           # steps of the floor below zero, and of exact_from above the floor
+FLOOR = -1100        # the default settings' floor
 BLOCK = 1        # pairs per block of layers (memory: ~6 * 8 bytes per pair and turn total)
 
 
@@ -66,6 +75,17 @@ class ThousandWinRules:
         return self.five.unit
 
     @property
+    def exact_from(self) -> int:
+        """The lowest total whose chances are exact to the tolerance (module docstring)."""
+        return self.floor + DEPTH * _step(self.five)
+
+    @property
+    def bits_from(self) -> int:
+        """The lowest total with stand bits of its own (three steps below ``exact_from`` or
+        zero: the old floor); a standing below plays as if there (``stands_at``)."""
+        return max(self.floor, min(self.exact_from, 0) - 3 * _step(self.five))
+
+    @property
     def key(self) -> str:
         f = self.five
         pits = "_".join(f"{lo}-{hi}" for lo, hi in f.pits) or "none"
@@ -74,9 +94,14 @@ class ThousandWinRules:
                 f"{f.barrel_fall}-{f.bolts_per_penalty}-{f.bolt_penalty}-{self.floor}")
 
 
+def _step(five: FiveDiceRules) -> int:
+    """The largest fall of a total: the bolt penalty or the barrel's fall, at least a unit."""
+    return max(five.bolt_penalty, five.barrel_fall if five.barrel else 0, five.unit)
+
+
 def default_floor(five: FiveDiceRules) -> int:
-    """Three bolt penalties or barrel falls below zero (the larger), at least 3 units."""
-    return -3 * max(five.bolt_penalty, five.barrel_fall if five.barrel else 0, five.unit)
+    """``DEPTH`` steps (``_step``) below zero, so that ``exact_from`` is 0."""
+    return -DEPTH * _step(five)
 
 
 def thousand_win_rules(rules: Any = "thousand", floor: int | None = None,
@@ -165,6 +190,15 @@ class _Statuses:
         assert (idx[:-1] == np.arange(top - F)).all() and not np.any(won[:-1])
         self.win_at_top = bool(won[-1])          # no barrel: reaching top wins
         assert self.win_at_top or idx[-1] == self.barrel0
+        # the status whose stand bits a status uses: its total raised to bits_from (unopened:
+        # to the nearest total an unopened player can have)
+        K = tr.bits_from // u
+        t_k = np.maximum(self.total, K)
+        if pen:
+            t_k = np.where(self.opened, t_k, -((-t_k) // pen) * pen)
+        self.kept = self._lookup[t_k - F, self.opened.astype(int), self.bolts, self.turns,
+                                 self.on_barrel.astype(int)]
+        assert (self.kept >= 0).all()
 
     def standing(self, r: FiveDiceRules) -> Standing:
         u = r.unit
@@ -201,6 +235,11 @@ class _Kernel:
             for o in range(k.n_start[n], ends[n]):
                 self.mix[n, pos[int(k.opt_pts[o]), int(k.opt_next[o])]] += k.grp_prob[o]
         self.bust = k.bust[1:].copy()
+        # the non-zero chances, for the compiled turn (95 of 330 with five dice)
+        n, q = np.nonzero(self.mix)
+        self.e_n, self.e_pts, self.e_nxt = n.astype(np.int64), self.pts[q].astype(np.int64), \
+            self.nxt[q].astype(np.int64)
+        self.e_w = self.mix[n, q].copy()
         self.p_hot = k.p_hot5
         self.p_on = 1.0 - k.bust[5] - k.p_hot5       # 5 dice: counts and leaves dice
 
@@ -214,15 +253,19 @@ class _Block:
     need: np.ndarray
     c_lo: int
     level: np.ndarray    # bolts and barrel attempts of both: a bust without a fall adds one
-    target: np.ndarray   # position in the block of the pair a bust leads to, -1: outside
+    levels: list["_Block"] = None   # the block's pairs by level, most bolts first
 
 
 def _bit_offsets(st: _Statuses) -> tuple[np.ndarray, int]:
-    """Where each pair's stand bits start: one byte per running total c = b .. top - 1."""
+    """Where each pair's stand bits start: one byte per running total c = b .. top - 1, for
+    the pairs of two statuses from ``bits_from`` up (-1: none)."""
     S = st.n
-    flat = np.repeat(np.where(st.on_barrel, 0, st.top - st.total), S)
+    own = st.kept == np.arange(S)
+    flat = (np.where(st.on_barrel | ~own, 0, st.top - st.total)[:, None]
+            * own[None, :]).ravel()
     off = np.zeros(S * S, dtype=np.int64)
     off[1:] = np.cumsum(flat)[:-1]
+    off[flat == 0] = -1
     return off.reshape(S, S), int(flat.sum())
 
 
@@ -264,107 +307,66 @@ class _Solver:
         where = np.minimum(np.searchsorted(-lows, -(st.top + st.total[bar_j]), side="left"),
                            len(lows) - 1)
         lvl = st.bolts + st.turns
-        blk_id = np.full((S + 1, S + 1), -1, dtype=np.int64)   # (+ "lost")
-        blk_pos = np.zeros((S + 1, S + 1), dtype=np.int64)
         self.blocks = []
         for z, (a, e) in enumerate(zip(cuts[:-1], cuts[1:])):
             bi, bj = ii[a:e], jj[a:e]
-            o = np.argsort(st.total[bi], kind="stable")
-            bi, bj = bi[o], bj[o]
-            b = st.total[bi]
             sel = where == z
-            i_all = np.concatenate([bi, bar_i[sel]])
-            j_all = np.concatenate([bj, bar_j[sel]])
-            blk_id[i_all, j_all] = z
-            blk_pos[i_all, j_all] = np.arange(len(i_all))
-            self.blocks.append(_Block(i_all, j_all, b, st.need[bi], int(b.min()),
-                                      lvl[i_all] + lvl[j_all], np.zeros(0, dtype=np.int64)))
-        for z, blk in enumerate(self.blocks):
-            ti, tj = blk.j, st.bust[blk.i]
-            pos = np.where(blk_id[ti, tj] == z, blk_pos[ti, tj], 0)
-            inside = (blk_id[ti, tj] == z) & (blk.level[pos] == blk.level + 1)
-            blk.target = np.where(inside, pos, -1)
+            ai, aj = bar_i[sel], bar_j[sel]
+            level = lvl[bi] + lvl[bj]
+            alevel = lvl[ai] + lvl[aj]
+            subs = []
+            for lv in range(int(max(level.max(), alevel.max(initial=0))), -1, -1):
+                ti, tj = bi[level == lv], bj[level == lv]
+                o = np.argsort(st.total[ti], kind="stable")
+                ti, tj = ti[o], tj[o]
+                b = st.total[ti]
+                ui, uj = ai[alevel == lv], aj[alevel == lv]
+                if len(ti) + len(ui):
+                    subs.append(_Block(np.concatenate([ti, ui]), np.concatenate([tj, uj]), b,
+                                       st.need[ti], int(b.min()) if len(b) else 0,
+                                       np.full(len(ti) + len(ui), lv)))
+            self.blocks.append(_Block(np.concatenate([bi, ai]), np.concatenate([bj, aj]),
+                                      np.zeros(0, dtype=np.int64), np.zeros(0), 0,
+                                      np.zeros(0), subs))
 
     def sweep(self, W: np.ndarray, bits: np.ndarray | None = None) -> float:
-        """One sweep over every pair, in place; the largest change. Each block's turns are
-        solved at the bust values of the last values, then the block's busts that stay in it
-        (one more bolt or attempt, same totals) are followed exactly from the most bolts down,
-        by the turns' slopes in the bust value (exact while the policy holds)."""
+        """One sweep over every pair, in place; the largest change. Each block's pairs go
+        from the most bolts and barrel attempts down, so a bust that stays in the block (one
+        more bolt or attempt, same totals) reads the value this sweep gave it."""
         st = self.st
         change = 0.0
         for blk in self.blocks:
-            i, j = blk.i, blk.j
-            y = 1.0 - W[j, st.bust[i]]
-            m = len(blk.b)
-            start, slope = self._turns(blk, W, y[:m], bits)
-            v = np.concatenate([start, self.reach + (1.0 - self.reach) * y[m:]])
-            d = np.concatenate([slope, np.full(len(i) - m, 1.0 - self.reach)])
-            new = np.empty(len(i))
-            tgt = blk.target
-            for lv in range(int(blk.level.max()), -1, -1):
-                sel = np.flatnonzero(blk.level == lv)
-                t = tgt[sel]
-                inside = t >= 0
-                y_new = y[sel].copy()
-                y_new[inside] = 1.0 - new[t[inside]]
-                new[sel] = v[sel] + d[sel] * (y_new - y[sel])
-            change = max(change, float(np.abs(new - W[i, j]).max()))
-            W[i, j] = new
+            for sub in blk.levels:
+                i, j = sub.i, sub.j
+                y = 1.0 - W[j, st.bust[i]]
+                m = len(sub.b)
+                new = np.empty(len(i))
+                if m:
+                    new[:m] = self._turns(sub, W, y[:m], bits)
+                new[m:] = self.reach + (1.0 - self.reach) * y[m:]
+                change = max(change, float(np.abs(new - W[i, j]).max()))
+                W[i, j] = new
         return change
 
     def _turns(self, blk: _Block, W: np.ndarray, y: np.ndarray,
                bits: np.ndarray | None = None, keep: bool = False):
-        """(start values, their slopes in the bust value) of the block's turn DP pairs, all at
-        once; ``keep``: also the roll values [rows, 5, P] and the bust value's region value."""
+        """The start values of the block's turn pairs (``win_kernels.thousand_turns``);
+        ``keep``: (start, roll values [c - c_lo, n - 1, pair], region value M)."""
+        from .win_kernels import thousand_turns
+
         st, k = self.st, self.k
-        top, F = st.top, st.F
-        b, c_lo = blk.b, blk.c_lo
-        P = len(b)
+        P = len(blk.b)
         i, j = blk.i[:P], blk.j[:P]
         star = np.ones(P) if st.win_at_top else 1.0 - W[j, st.barrel0]
-        M = np.maximum(star, y)
-        dM = (y > star).astype(float)
-        L = top - c_lo
-        V = np.empty(((L + 1) * 6, P))
-        D = np.empty(((L + 1) * 6, P))
-        V[L * 6 + 1:L * 6 + 5] = M
-        V[L * 6 + 5] = (k.p_on * M + k.bust[4] * y) / (1.0 - k.p_hot)
-        D[L * 6 + 1:L * 6 + 5] = dM
-        D[L * 6 + 5] = (k.p_on * dM + k.bust[4]) / (1.0 - k.p_hot)
-        SV = 1.0 - W[j][:, c_lo - F:top - F].T          # [L, P] stand values
         start = np.empty(P)
-        slope = np.empty(P)
-        active = np.searchsorted(b, np.arange(c_lo, top), side="right")
-        by = k.bust[:, None] * y[None, :]
-        bd = k.bust[:, None]
-        R = np.empty((L, 5, P)) if keep else None
-        weights = np.array([[1], [2], [4], [8]], dtype=np.uint8)
-        for c in range(top - 1, c_lo - 1, -1):
-            kk = active[c - c_lo]
-            rows = (np.minimum(c + k.pts, top) - c_lo) * 6 + k.nxt
-            roll = k.mix @ V[rows, :kk]
-            roll += by[:, :kk]
-            droll = k.mix @ D[rows, :kk]
-            droll += bd
-            r0 = (c - c_lo) * 6
-            sv = SV[c - c_lo, :kk]
-            may = (c - b[:kk]) >= blk.need[:kk]
-            stand = may & (sv >= roll[:4])
-            V[r0 + 1:r0 + 5, :kk] = np.where(stand, sv, roll[:4])
-            V[r0 + 5, :kk] = roll[4]
-            D[r0 + 1:r0 + 5, :kk] = np.where(stand, 0.0, droll[:4])
-            D[r0 + 5, :kk] = droll[4]
-            first = np.searchsorted(b[:kk], c, side="left")
-            start[first:kk] = roll[4, first:kk]
-            slope[first:kk] = droll[4, first:kk]
-            if bits is not None and first:
-                code = (stand[:, :first] * weights).sum(axis=0, dtype=np.uint8)
-                bits[self.bit_off[i[:first], j[:first]] + (c - b[:first])] = code
-            if keep:
-                R[c - c_lo, :, :kk] = roll
+        R = np.empty((st.top - blk.c_lo if keep else 0, 5, P))
+        off = self.bit_off[i, j] if bits is not None else np.zeros(0, dtype=np.int64)
+        thousand_turns(W, j, blk.b, blk.need, y, star, blk.c_lo, st.top, st.F, k.e_n,
+                       k.e_pts, k.e_nxt, k.e_w, k.bust, k.p_on, k.p_hot, start, off,
+                       bits if bits is not None else np.zeros(0, dtype=np.uint8), R)
         if keep:
-            return start, R, M
-        return start, slope
+            return start, R, np.maximum(star, y)
+        return start
 
 
 def _start_values(S: int) -> np.ndarray:
@@ -509,10 +511,11 @@ class ThousandWinTable:
         whether the max-win policy stands there (asked where the rules allow a stand)."""
         st = self.st
         i, j, t, n = (np.asarray(v) for v in (i, j, t, n))
+        i, j = st.kept[i], st.kept[j]        # below bits_from: as if there
         b = st.total[i]
         c = b + t
         low = (c < st.top) & ~st.on_barrel[i]
-        idx = np.where(low, self.offsets[i, j] + t, 0)
+        idx = np.where(low, np.maximum(self.offsets[i, j], 0) + t, 0)
         bit = (self.bits[idx] >> np.clip(n - 1, 0, 7)) & 1
         y = 1.0 - self.W[j, st.bust[i]]
         star = 1.0 if st.win_at_top else 1.0 - self.W[j, max(st.barrel0, 0)]
@@ -533,7 +536,7 @@ def table(rules: Any = "thousand", progress: bool = True,
                              cache)
 
 
-BIG = 400  # tables of more statuses than this take many minutes to build (the default: 723)
+BIG = 500  # more statuses take many minutes to build (default 1227; target 150/200: 429/459)
 
 
 def table_if_cached(rules: Any = "thousand", **over) -> ThousandWinTable | None:
