@@ -719,11 +719,23 @@ def _public_calls():
 @pytest.mark.parametrize("name", sorted(_public_calls()))
 def test_public_calls_refuse_hostile_values_with_rule_error(name):
     call = _public_calls()[name]
+    answered = []
     for value in HOSTILE:
         try:
-            call(value)
-        except RuleError:
-            pass  # a clean refusal (or, for some values, a fine answer)
+            result = call(value)
+        except RuleError as err:
+            assert str(err).strip(), (name, value)  # a refusal that says why
+        else:
+            assert result is not None, (name, value)
+            answered.append(value)
+    assert answered == ANSWERS.get(name, []), name
+
+
+# the hostile values that are fine answers: five dice, a seed, Thousand's banked 5 and -1 (a
+# total may fall below 0), five rerolls, five games, the default preset
+ANSWERS = {"bust_chance": [5], "reach_chance": [5], "turn_readout dice": [5],
+           "turn_readout banked": [5, -1], "new_game rerolls": [5], "new_game seed": [None, 5],
+           "simulate games": [5], "simulate seed": [None, 5], "yahtzee_boxes preset": [None]}
 
 
 def test_room_limits_count_the_same_on_sqlite(tmp_path):
