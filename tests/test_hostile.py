@@ -96,7 +96,7 @@ def test_yahtzee_rule_sets_are_bounded():
     (lambda: new_game("bones", ["Ann\u202eboB"]), "control characters"),
     (lambda: new_game("bones", ["\x1b[31mAnn"]), "control characters"),
     (lambda: new_game("bones", [5]), "a seat is a name"),
-    (lambda: new_game("bones", [{"name": 5}]), "a name is text"),
+    (lambda: new_game("bones", [{"name": 5}]), "a player.s name must be text"),
     (lambda: new_game("bones", ["x" * 10_000]), "at most 40"),
     (lambda: new_game("bones", [{"name": "A", "strategy": ["x"]}]), "strategy is a name"),
     (lambda: new_game("thousand", pits=[[math.inf, 2]]), "whole numbers"),
