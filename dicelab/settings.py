@@ -69,6 +69,11 @@ class Settings(param.Parameterized):
     def names(cls) -> list[str]:
         return [p for p in cls.param if p != "name"]
 
+    @classmethod
+    def given(cls, args) -> dict[str, Any]:
+        """The settings an argparse namespace holds (attributes by setting name, not None)."""
+        return {p: getattr(args, p) for p in cls.names() if getattr(args, p, None) is not None}
+
     def to_dict(self) -> dict[str, Any]:
         out = {}
         for p in self.names():
