@@ -153,13 +153,13 @@ def cmd_play(args) -> int:
 
 
 def cmd_odds(args) -> int:
-    from .odds.cli import odds_command
+    from .commands.odds import odds_command
 
     return odds_command(args)
 
 
 def cmd_solve(args) -> int:
-    from .odds.solve_cli import solve_command
+    from .commands.solve import solve_command
 
     return solve_command(args)
 
@@ -229,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     from .terminal.language import argparse_speaks, chosen
 
     argv = sys.argv[1:] if argv is None else list(argv)
-    before = i18n._default  # noqa: SLF001  (restored below)
+    before = i18n.default_language()  # (restored below)
     # the language first: the parser's help texts are written when it is built
     i18n.set_language(chosen(argv))
     try:

@@ -208,8 +208,9 @@ def test_load_game_round_trip_still_works():
 @pytest.mark.parametrize("argv, words", [
     (["simulate", "bones", "--players", "chicken", "--games", "2", "--seed", "-1"], "seed"),
     (["simulate", "thousand", "--players", "chicken", "--games", "2", "--preset", "french"],
-     "no presets"),
-    (["play", "thousand", "--preset", "french", "--players", "A"], "no presets"),
+     "--preset is not a setting of Thousand"),
+    (["play", "thousand", "--preset", "french", "--players", "A"],
+     "--preset is not a setting of Thousand"),
     (["play", "bones", "--players", "A\x01"], "control characters"),
     (["play", "bones", "--players", "A", "--seed", "-4"], "seed"),
     (["serve", "--port", "99999"], "--port is 1 to 65535"),
@@ -621,8 +622,16 @@ def test_yahtzee_odds_are_solved_by_the_worker_not_the_page(monkeypatch):
             return self.table
     mod = Mod()
 
-    class FakePlay:
-        def _bump(self):
+    class FakePlay:  # what odds_view asks of a Play
+        solve_error = solve_asked = None
+
+        def solve_done(self, error=None):
+            self.solve_error = error
+
+        def ask_solve(self, key):
+            self.solve_asked = key
+
+        def odds_ready(self):
             bumps.release()
     play = FakePlay()
     game = new_game("yahtzee", ["A"], seed=1)

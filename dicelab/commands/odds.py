@@ -23,8 +23,9 @@ from ..errors import RuleError
 from ..i18n import N_, _, n_, p_
 from ..rules import fivedice as turn
 from ..terminal.language import fixed
-from . import fivedice as fd
-from . import under40 as u40
+from ..odds import fivedice as fd
+from ..odds import under40 as u40
+from .rules_options import given, rules_settings
 
 
 def odds_command(args) -> int:
@@ -44,7 +45,7 @@ def odds_command(args) -> int:
 def _win(args) -> int:
     """``--win``: the exact chance that the player on turn wins a two-seat game."""
     from ..settings import BonesSettings
-    from . import win
+    from ..odds import win
 
     if args.variant == "thousand":
         return _win_thousand(args)
@@ -117,7 +118,7 @@ def _win_thousand(args) -> int:
         return Standing(total, total != 0, on, turns, bolts)
     me = standing(args.banked, args.bolts, args.barrel_turns)
     other = standing(args.opponent, args.opponent_bolts, args.opponent_barrel_turns)
-    from . import win_thousand
+    from ..odds import win_thousand
 
     tr = win_thousand.thousand_win_rules(settings)
     table = win_thousand.table_if_cached(tr)
@@ -171,14 +172,10 @@ def _frac(p: Fraction) -> str:
 
 
 def _settings(variant: str, args) -> dict:
-    from ..commands.rules_options import rules_settings  # (moves with this module: issue 34)
-
     return rules_settings(variant, args)
 
 
 def _given_rules(args) -> list:
-    from ..commands.rules_options import given
-
     return list(given(args))
 
 
@@ -197,7 +194,7 @@ def _fivedice(args) -> int:
     for name in ("turn_total", "banked"):
         _nonneg(name.replace("_", "-"), getattr(args, name))
     if args.dice is not None:
-        fd._check_n(args.dice)
+        fd.check_n(args.dice)
     banked = args.banked
     if variant == "bones":
         settings = BonesSettings(**_settings("bones", args))
