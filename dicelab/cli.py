@@ -14,7 +14,7 @@ VARIANTS = ("bones", "thousand", "under40", "yahtzee")
 
 
 def _parser() -> argparse.ArgumentParser:
-    from .odds.cli_options import thousand_options as _thousand_options
+    from .commands.rules_options import add_rules_options as _rules_options
     from .terminal.language import add_language_option
 
     p = argparse.ArgumentParser(prog="dicelab", description=_("Play and understand dice games."))
@@ -32,12 +32,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("variant", choices=VARIANTS)
     s.add_argument("--players", default=None,
                    help=_('comma-separated names, e.g. "Ann,Bob" (bones, thousand, under40)'))
-    s.add_argument("--rules", default="official", help=_("yahtzee: official|seed"))
-    s.add_argument("--preset", default=None, help=_("bones: hypercard|french"))
-    s.add_argument("--target", type=int, default=None, help=_("points that win the game"))
-    s.add_argument("--min-on-board", type=int, default=None, help=_("bones: 50..700"))
-    s.add_argument("--choose-keepers", action="store_true",
-                   help=_("bones: choose which counting dice to set aside"))
+    s.add_argument("--rules", default=None, help=_("yahtzee: the preset (same as --preset)"))
+    _rules_options(s, VARIANTS)
     s.add_argument("--seed", type=int, default=None)
     s.add_argument("--coach", action="store_true",
                    help=_("say what each decision cost, and review the game at the end"))
@@ -47,16 +43,13 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--dice", type=int, default=None)
     s.add_argument("--turn-total", type=int, default=0)
     s.add_argument("--banked", type=int, default=0)
-    s.add_argument("--min-on-board", type=int, default=None)
-    s.add_argument("--preset", default=None)
     s.add_argument("--strategy", default=None)
     s.add_argument("--score", type=int, default=0)
     s.add_argument("--leader", type=int, default=None)
     s.add_argument("--win", action="store_true",
                    help=_("bones, thousand: chance to win a two-seat game (with --opponent)"))
     s.add_argument("--opponent", type=int, default=None, help=_("--win: the other's banked total"))
-    s.add_argument("--target", type=int, default=None, help=_("--win: points that win the game"))
-    _thousand_options(s)
+    _rules_options(s, ("bones", "thousand", "under40"))
     s.add_argument("--bolts", type=int, default=0, help=_("thousand --win: my bolts in a row"))
     s.add_argument("--opponent-bolts", type=int, default=0,
                    help=_("thousand --win: the other's bolts in a row"))
@@ -77,10 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     n.add_argument("--turns", type=int, default=None,
                    help=_("bones/thousand: independent turns on the board per player"))
     s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--min-on-board", type=int, default=None, help=_("bones"))
-    s.add_argument("--target", type=int, default=None)
-    s.add_argument("--preset", default=None, help=_("bones: hypercard|french; yahtzee: official|seed"))
-    _thousand_options(s)
+    _rules_options(s, VARIANTS)
     s.add_argument("--json", action="store_true")
     s.add_argument("--no-progress", action="store_true")
 
@@ -146,6 +136,16 @@ def cmd_score(args) -> int:
 
 
 def cmd_play(args) -> int:
+    from .commands.rules_options import rules_settings
+
+    if args.rules is not None:
+        if args.variant != "yahtzee":
+            raise RuleError(_("--rules is Yahtzee's preset; {variant} takes --preset and the "
+                              "other settings", variant=args.variant))
+        if args.preset is None:
+            args.preset = args.rules
+    for name, value in rules_settings(args.variant, args).items():  # as values, checked
+        setattr(args, name, value)
     if args.variant == "yahtzee":
         from .terminal.yahtzee import play
     elif args.variant == "under40":
@@ -156,13 +156,13 @@ def cmd_play(args) -> int:
 
 
 def cmd_odds(args) -> int:
-    from .odds.cli import odds_command
+    from .commands.odds import odds_command
 
     return odds_command(args)
 
 
 def cmd_solve(args) -> int:
-    from .odds.solve_cli import solve_command
+    from .commands.solve import solve_command
 
     return solve_command(args)
 
@@ -170,15 +170,9 @@ def cmd_solve(args) -> int:
 def cmd_simulate(args) -> int:
     from .lab import simulate
 
-    settings = {k: v for k, v in (("min_on_board", args.min_on_board), ("target", args.target),
-                                  ("preset", args.preset)) if v is not None}
-    from .odds.cli_options import thousand_settings
+    from .commands.rules_options import rules_settings
 
-    extra = thousand_settings(args)
-    if extra and args.variant != "thousand":
-        raise RuleError(_("--barrel, --pits, --barrel-fall and --bolt-penalty are Thousand "
-                          "settings"))
-    settings.update(extra)
+    settings = rules_settings(args.variant, args)
     games = args.games if args.games is not None or args.turns is not None else 1000
     result = simulate(args.variant, args.players, games=games, turns=args.turns, seed=args.seed,
                       progress=not (args.json or args.no_progress) and sys.stderr.isatty(),
@@ -247,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     from .terminal.language import argparse_speaks, chosen
 
     argv = sys.argv[1:] if argv is None else list(argv)
-    before = i18n._default  # noqa: SLF001  (restored below)
+    before = i18n.default_language()  # (restored below)
     # the language first: the parser's help texts are written when it is built
     i18n.set_language(chosen(argv))
     try:

@@ -70,8 +70,9 @@ def simulate_extra(args, players) -> dict:
     """The coach's part of ``dicelab simulate --json``: mean value lost per decision."""
     from .lab.review import SAMPLE, coach_losses
 
-    settings = {k: v for k, v in (("min_on_board", args.min_on_board), ("target", args.target),
-                                  ("preset", args.preset)) if v is not None}
+    from .commands.rules_options import rules_settings
+
+    settings = rules_settings(args.variant, args)
     n = min(args.games or SAMPLE, SAMPLE)
     return coach_losses(args.variant, players, n, args.seed, settings)
 

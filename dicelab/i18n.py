@@ -89,6 +89,11 @@ def set_language(lang: str) -> None:
     _default = _checked(lang)
 
 
+def default_language() -> str:
+    """The process's default language (what :func:`set_language` set last)."""
+    return _default
+
+
 def _checked(lang: str) -> str:
     code = normalize(lang)
     if code is None:

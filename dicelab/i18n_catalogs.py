@@ -30,8 +30,8 @@ TRANSLATED = tuple(lang for lang in LANGUAGES if lang != DEFAULT)
 
 # (domain, path prefixes inside dicelab/): the first that matches a module owns it
 DOMAINS: list[tuple[str, tuple[str, ...]]] = [
-    ("cli", ("cli.py", "coach_cli.py", "odds/cli.py", "odds/solve_cli.py", "terminal/",
-             "lab/", "sqlite_files.py", "i18n_catalogs.py")),
+    ("cli", ("cli.py", "commands/", "coach_cli.py", "terminal/", "lab/", "sqlite_files.py",
+             "i18n_catalogs.py")),
     ("odds", ("odds/", "coach/")),
     ("table", ("ui/variants/", "ui/phrases.py", "ui/words.py", "ui/odds_view.py",
                "ui/odds_panel.py", "ui/hint.py", "ui/win_chart.py", "ui/win_estimate.py",

@@ -7,7 +7,46 @@ settings, games, players and rooms all use it.
 """
 from __future__ import annotations
 
+import unicodedata
+from typing import Any
+
+from .errors import RuleError
 from .i18n import L_, Msg
+
+MAX_NAME = 40  # characters of a player's name, after normalising
+
+
+def player_name(value: Any) -> str:
+    """A player's name as stored, the one rule for game seats and network rooms: text,
+    NFC-normalised (a decomposed "Zoë" is the same name as a composed one), whitespace runs
+    collapsed, 1..MAX_NAME characters, no control characters. Stored as typed otherwise
+    (escaping is the UI's job). RuleError names what is wrong."""
+    if not isinstance(value, str):
+        raise RuleError(L_("{what} must be text, got {kind}", what=L_("a player's name"),
+                           kind=type(value).__name__))
+    if len(value) > 4 * MAX_NAME:  # refuse huge input before looking at each character
+        raise RuleError(L_("a name has at most {most} characters, got {n}", most=MAX_NAME,
+                           n=len(value)))
+    _check_chars(value)
+    name = " ".join(unicodedata.normalize("NFC", value).split())
+    if not name:
+        raise RuleError(L_("a seat needs a name"))
+    if len(name) > MAX_NAME:
+        raise RuleError(L_("a name has at most {most} characters, got {n}", most=MAX_NAME,
+                           n=len(name)))
+    return name
+
+
+def _check_chars(name: str) -> None:
+    """Refuse control characters in a player's name (tabs and spaces are collapsed instead)."""
+    for ch in name:
+        cat = unicodedata.category(ch)
+        # Cc: control characters, Cs: lone surrogates (not storable), Co: private use,
+        # Cf: invisible format characters (bidi overrides spoof names) except the zero-width
+        # joiner that emoji sequences need
+        if ch not in " \t" and (cat in ("Cc", "Cs", "Co") or (cat == "Cf" and ch != "\u200d")):
+            code = "U+%04X" % ord(ch)
+            raise RuleError(L_("a name may not hold control characters ({char})", char=code))
 
 
 def is_you(name: str) -> bool:

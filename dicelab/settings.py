@@ -45,6 +45,10 @@ class Settings(param.Parameterized):
         values.update(overrides)
         # numbers in messages as str: written as typed, ungrouped (as English always showed them)
         for p, v in values.items():  # bounds in words a player reads (param's are English)
+            if isinstance(v, bool) and p in self.param and \
+                    isinstance(self.param[p], param.Number):  # True is not the number 1 here
+                raise RuleError(L_("{game} setting {setting} is a number, not {value}",
+                                   game=game, setting=p, value=str(v)))
             bounds = getattr(self.param[p], "bounds", None) if p in self.param else None
             if bounds and isinstance(v, int) and not isinstance(v, bool):
                 if bounds[1] is not None and v > bounds[1]:
@@ -64,6 +68,11 @@ class Settings(param.Parameterized):
     @classmethod
     def names(cls) -> list[str]:
         return [p for p in cls.param if p != "name"]
+
+    @classmethod
+    def given(cls, args) -> dict[str, Any]:
+        """The settings an argparse namespace holds (attributes by setting name, not None)."""
+        return {p: getattr(args, p) for p in cls.names() if getattr(args, p, None) is not None}
 
     def to_dict(self) -> dict[str, Any]:
         out = {}

@@ -2,11 +2,41 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
-from dicelab.errors import RuleError
+
+def _test_home() -> tuple[Path, bool]:
+    """One folder for the whole run: made by the first process (pytest, or xdist's controller),
+    inherited through the environment by its workers and by the servers tests start."""
+    home = os.environ.get("DICELAB_TEST_HOME")
+    if home:
+        return Path(home), False
+    home = tempfile.mkdtemp(prefix="dicelab-tests-")
+    os.environ["DICELAB_TEST_HOME"] = home
+    return Path(home), True
+
+
+# Tests never write into the user's folders: platformdirs' user cache and data dirs (solved
+# tables, records, rooms) point into the run's folder, set before dicelab is imported. Tables
+# solved there stay warm for every test file of the run, and are removed with it.
+HOME, _OWN_HOME = _test_home()
+for _var, _sub in (("XDG_CACHE_HOME", "cache"), ("XDG_DATA_HOME", "data"),
+                   ("XDG_STATE_HOME", "state")):
+    os.environ[_var] = str(HOME / _sub)
+for _var in ("DICELAB_RECORDS", "DICELAB_ROOMS"):  # the user's own stores: defaults above
+    os.environ.pop(_var, None)
+
+from dicelab.errors import RuleError  # noqa: E402  (after the folders above)
+
+
+def pytest_unconfigure(config):
+    if _OWN_HOME:
+        shutil.rmtree(HOME, ignore_errors=True)
 
 # the app builds a missing win table in a background process: not for every test run (the
 # tests that need one build it in a temporary folder)

@@ -292,7 +292,7 @@ def test_lab_table_in_russian_and_french():
 
 
 def test_solve_rules_described_in_russian():
-    from dicelab.odds.solve_cli import describe
+    from dicelab.commands.solve import describe
     from dicelab.settings import YahtzeeSettings
 
     with using("ru"):

@@ -51,8 +51,16 @@ def test_no_computer_stands_behind_in_a_final_turn(spec):
 
 
 def test_three_seats_final_turns():
-    for seed in range(15):
-        _play(["gambler", "optimal", "winning"], seed, target=1000, min_on_board=300)
+    """Fifteen three-seat games in which a final turn ended with a stand: each such stand is
+    above the leader (most final turns end in a bust, which asserts nothing: those games do
+    not count)."""
+    checked = 0
+    for seed in range(200):
+        _g, n = _play(["gambler", "optimal", "winning"], seed, target=1000, min_on_board=300)
+        checked += n > 0
+        if checked == 15:
+            break
+    assert checked == 15, seed
 
 
 def test_winning_plays_the_table():
@@ -95,9 +103,14 @@ def test_vectorised_lab_turns_have_endgame_sense():
 
 
 def test_simulate_accepts_winning():
+    """``winning`` (max chance to win) wins more often against chicken than ``optimal`` (max
+    points per turn) does: 0.568 against 0.551 in 40,000 games each, apart by more than both
+    95% intervals (a winning computer that stands at a fixed turn total falls below)."""
     from dicelab.lab import simulate
 
-    res = simulate("bones", ["winning", "chicken"], games=4000, seed=1, target=1000,
-                   min_on_board=300)
-    rows = {r["player"]: r for r in res.rows}
-    assert rows["winning"]["win_rate_ci"][0] > 0.5
+    rates = {}
+    for spec in ("winning", "optimal"):
+        res = simulate("bones", [spec, "chicken"], games=40_000, seed=1, target=1000,
+                       min_on_board=300, progress=False)
+        rates[spec] = res.rows[0]["win_rate_ci"]
+    assert rates["winning"][0] > rates["optimal"][1], rates

@@ -96,7 +96,7 @@ def test_yahtzee_rule_sets_are_bounded():
     (lambda: new_game("bones", ["Ann\u202eboB"]), "control characters"),
     (lambda: new_game("bones", ["\x1b[31mAnn"]), "control characters"),
     (lambda: new_game("bones", [5]), "a seat is a name"),
-    (lambda: new_game("bones", [{"name": 5}]), "a name is text"),
+    (lambda: new_game("bones", [{"name": 5}]), "a player.s name must be text"),
     (lambda: new_game("bones", ["x" * 10_000]), "at most 40"),
     (lambda: new_game("bones", [{"name": "A", "strategy": ["x"]}]), "strategy is a name"),
     (lambda: new_game("thousand", pits=[[math.inf, 2]]), "whole numbers"),
@@ -208,8 +208,9 @@ def test_load_game_round_trip_still_works():
 @pytest.mark.parametrize("argv, words", [
     (["simulate", "bones", "--players", "chicken", "--games", "2", "--seed", "-1"], "seed"),
     (["simulate", "thousand", "--players", "chicken", "--games", "2", "--preset", "french"],
-     "no presets"),
-    (["play", "thousand", "--preset", "french", "--players", "A"], "no presets"),
+     "--preset is not a setting of Thousand"),
+    (["play", "thousand", "--preset", "french", "--players", "A"],
+     "--preset is not a setting of Thousand"),
     (["play", "bones", "--players", "A\x01"], "control characters"),
     (["play", "bones", "--players", "A", "--seed", "-4"], "seed"),
     (["serve", "--port", "99999"], "--port is 1 to 65535"),
@@ -621,8 +622,16 @@ def test_yahtzee_odds_are_solved_by_the_worker_not_the_page(monkeypatch):
             return self.table
     mod = Mod()
 
-    class FakePlay:
-        def _bump(self):
+    class FakePlay:  # what odds_view asks of a Play
+        solve_error = solve_asked = None
+
+        def solve_done(self, error=None):
+            self.solve_error = error
+
+        def ask_solve(self, key):
+            self.solve_asked = key
+
+        def odds_ready(self):
             bumps.release()
     play = FakePlay()
     game = new_game("yahtzee", ["A"], seed=1)
@@ -719,11 +728,23 @@ def _public_calls():
 @pytest.mark.parametrize("name", sorted(_public_calls()))
 def test_public_calls_refuse_hostile_values_with_rule_error(name):
     call = _public_calls()[name]
+    answered = []
     for value in HOSTILE:
         try:
-            call(value)
-        except RuleError:
-            pass  # a clean refusal (or, for some values, a fine answer)
+            result = call(value)
+        except RuleError as err:
+            assert str(err).strip(), (name, value)  # a refusal that says why
+        else:
+            assert result is not None, (name, value)
+            answered.append(value)
+    assert answered == ANSWERS.get(name, []), name
+
+
+# the hostile values that are fine answers: five dice, a seed, Thousand's banked 5 and -1 (a
+# total may fall below 0), five rerolls, five games, the default preset
+ANSWERS = {"bust_chance": [5], "reach_chance": [5], "turn_readout dice": [5],
+           "turn_readout banked": [5, -1], "new_game rerolls": [5], "new_game seed": [None, 5],
+           "simulate games": [5], "simulate seed": [None, 5], "yahtzee_boxes preset": [None]}
 
 
 def test_room_limits_count_the_same_on_sqlite(tmp_path):

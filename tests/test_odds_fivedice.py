@@ -467,7 +467,7 @@ def test_cli_tables_for_a_person(capsys):
     (["bones", "--banked", "-100"], "negative"),
     (["bones", "--strategy", "coward"], "unknown strategy"),
     (["bones", "--min-on-board", "725"], "min_on_board"),
-    (["thousand", "--min-on-board", "300"], "Bones setting"),
+    (["thousand", "--min-on-board", "300"], "not a setting of Thousand"),
     (["bones", "--leader", "10"], "under40"),
 ])
 def test_cli_invalid_input_exits_2(capsys, argv, words):

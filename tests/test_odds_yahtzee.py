@@ -18,7 +18,7 @@ from dicelab.cli import main
 from dicelab.dice import multisets
 from dicelab.errors import RuleError
 from dicelab.odds import yahtzee as yz
-from dicelab.odds.solve_cli import parse_rules
+from dicelab.commands.solve import parse_rules
 from dicelab.rules.yahtzee import BOXES, UPPER, scoring_options, upper_bonus_due, yahtzee_bonus_due
 from dicelab.settings import YahtzeeSettings
 

@@ -134,3 +134,9 @@ def test_through_the_command_line(monkeypatch, capsys):
     rc = cli.main(["play", "under40", "--players", "Ann,Bob", "--seed", "3", "--target", "40"])
     out = capsys.readouterr().out
     assert rc == 0 and "wins the game after 1 round." in out
+
+
+def test_terminal_under40_exits_0_at_end_of_input():
+    out = io.StringIO()
+    assert play(Namespace(players="Ann,Bob", seed=4), stdin=io.StringIO("r\n"), stdout=out) == 0
+    assert "Input ended" in out.getvalue()

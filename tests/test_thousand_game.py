@@ -1,7 +1,12 @@
 """Thousand game flow, RULES.md "Thousand" (seed 003)."""
+import pytest
+
 from dicelab import Roll, Stand
+from dicelab.errors import RuleError
 from dicelab.games import fivedice
 from dicelab.games.thousand import ThousandGame
+from dicelab.odds.fivedice import optimal_turn_ev
+from dicelab.players import make_player
 
 from .conftest import assert_refused, set_state
 
@@ -141,3 +146,23 @@ def test_status():
     st = g.status(p)
     assert st == {"opened": True, "pit": (600, 700), "on_barrel": False,
                   "barrel_attempts_left": None, "bolts": 2}
+
+
+# ----- Thousand with barrel_fall=0 (RULES.md "Thousand": falling off loses barrel_fall) --------
+def test_barrel_fall_zero_leaves_a_legal_880_off_the_barrel(rig):
+    g = ThousandGame(["Ann", "Bob"], seed=3, barrel_fall=0)
+    p = g.current_player
+    set_state(g, on_board=(True, True), totals=(880, 880), on_barrel=(True, True),
+              barrel_turns=tuple(2 if i == p else 0 for i in range(2)))
+    rig(fivedice).add((2, 3, 4, 6, 6))                  # the third failed attempt: a fall of 0
+    g.apply(Roll())
+    assert g.state.totals[p] == 880 and not g.state.on_barrel[p]
+    # the exact odds accept it: the optimal computer and the odds panel go on from here
+    ev = optimal_turn_ev(g.config, banked=880, on_barrel=False)
+    assert ev >= 0
+    cpu = make_player("thousand", "optimal")
+    set_state(g, current=p, phase="roll", turn_total=0)
+    assert cpu.act(g.view()) in g.legal_actions()
+    # with a fall of 100 the same state still cannot happen
+    with pytest.raises(RuleError, match="cannot happen"):
+        optimal_turn_ev(ThousandGame(["A"], seed=1).config, banked=880, on_barrel=False)

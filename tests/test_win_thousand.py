@@ -220,7 +220,9 @@ def test_cli_win_json(small, cache, monkeypatch, capsys):
     assert out["stand_win_chance"] is None         # in the pit 25-50: 40 may not stand
     assert main(argv[:7] + argv[11:-1]) == 0          # a turn's start, as text
     assert "chance to win" in capsys.readouterr().out
-    assert main(["odds", "thousand", "--barrel", "100"]) != 0      # goes with --win
+    assert main(["odds", "thousand", "--opponent", "80"]) != 0      # goes with --win
+    assert main(["odds", "thousand", "--barrel", "100", "--json"]) == 0  # a turn's odds
+    assert json.loads(capsys.readouterr().out)["settings"]["barrel"] == 100
 
 
 def test_cli_estimates_where_the_table_is_large(cache, monkeypatch, capsys):

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-import unicodedata
 from dataclasses import asdict, dataclass, field
 from types import SimpleNamespace
 from typing import Any, ClassVar
@@ -22,12 +21,11 @@ from ..actions import to_json as action_to_json
 from ..dice import new_rng, roll
 from ..errors import RuleError
 from ..i18n import L_, Joined, Msg, Text
+from ..names import player_name, seat_name, variant_name
 from ..names import is_you as _is_you
-from ..names import seat_name, variant_name
 from ..settings import Settings
 
 MAX_SEATS = 8
-MAX_NAME = 40
 FORMAT = 1
 MAX_SEED = 2 ** 64
 MAX_ACTIONS = 200_000      # a saved game replays in seconds (long Bones games stay far below)
@@ -43,18 +41,6 @@ def check_seed(seed: Any, what: Any = None, why: Any = "") -> int:
     return int(seed)
 
 
-def check_name_chars(name: str) -> None:
-    """Refuse control characters in a player's name (tabs and spaces are collapsed instead)."""
-    for ch in name:
-        cat = unicodedata.category(ch)
-        # Cc: control characters, Cs: lone surrogates (not storable), Co: private use,
-        # Cf: invisible format characters (bidi overrides spoof names) except the zero-width
-        # joiner that emoji sequences need
-        if ch not in " \t" and (cat in ("Cc", "Cs", "Co") or (cat == "Cf" and ch != "\u200d")):
-            code = "U+%04X" % ord(ch)
-            raise RuleError(L_("a name may not hold control characters ({char})", char=code))
-
-
 @dataclass(frozen=True)
 class Seat:
     """A place at the table: a person, or a computer that holds any object returning an action
@@ -65,18 +51,7 @@ class Seat:
     strategy: str | None = None  # the player's registry name, so a saved game can seat it again
 
     def __post_init__(self):
-        if not isinstance(self.name, str):
-            raise RuleError(L_("a name is text, got {value}", value=repr(self.name)[:150]))
-        if len(self.name) > 4 * MAX_NAME:  # refuse huge input before looking at each character
-            raise RuleError(L_("a name has at most {most} characters, got {n}", most=MAX_NAME,
-                               n=len(self.name)))
-        check_name_chars(self.name)
-        name = " ".join(self.name.split())
-        if not name:
-            raise RuleError(L_("a seat needs a name"))
-        if len(name) > MAX_NAME:
-            raise RuleError(L_("a name has at most {most} characters, got {n}", most=MAX_NAME,
-                               n=len(name)))
+        name = player_name(self.name)
         object.__setattr__(self, "name", name)
         if self.strategy is not None and not isinstance(self.strategy, str):
             raise RuleError(L_("a computer's strategy is a name, got {value}",

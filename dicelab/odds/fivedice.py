@@ -73,10 +73,14 @@ def as_rules(rules: Any) -> FiveDiceRules:
 
 
 # ----- one roll --------------------------------------------------------------------------------
-def _check_n(n) -> int:
+def check_n(n) -> int:
+    """The number of dice of a five-dice roll, checked (RuleError otherwise)."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= 5:
         raise RuleError(L_("a five-dice roll throws 1 to 5 dice, got {n}", n=repr(n)))
     return int(n)
+
+
+_check_n = check_n  # the name odds/win.py and odds/win_thousand.py still use
 
 
 def _table(kernel_key, n: int):
@@ -94,12 +98,12 @@ def _roll_distribution(kernel_key, n: int) -> dict[tuple[int, int], Fraction]:
 
 def roll_distribution(rules, n: int) -> dict[tuple[int, int], Fraction]:
     """(points, counting dice) of one roll of ``n`` dice -> exact probability; (0, 0) is a bust."""
-    return dict(_roll_distribution(as_rules(rules).kernel_key, _check_n(n)))
+    return dict(_roll_distribution(as_rules(rules).kernel_key, check_n(n)))
 
 
 def bust_chance(rules, n: int, exact: bool = False) -> float | Fraction:
     """Chance that a roll of ``n`` dice has no counting die."""
-    p = _roll_distribution(as_rules(rules).kernel_key, _check_n(n)).get((0, 0), Fraction(0))
+    p = _roll_distribution(as_rules(rules).kernel_key, check_n(n)).get((0, 0), Fraction(0))
     return p if exact else float(p)
 
 
@@ -112,7 +116,7 @@ def counting_chance(rules, n: int, exact: bool = False) -> float | Fraction:
 def expected_roll_points(rules, n: int, exact: bool = False) -> float | Fraction:
     """Points one roll of ``n`` dice scores on average (a bust scores 0; the turn total it
     loses is not counted here)."""
-    d = _roll_distribution(as_rules(rules).kernel_key, _check_n(n))
+    d = _roll_distribution(as_rules(rules).kernel_key, check_n(n))
     e = sum((p * pts for (pts, _c), p in d.items()), Fraction(0))
     return e if exact else float(e)
 
@@ -511,7 +515,7 @@ def reach_chance(rules, amount: int, turn_total: int = 0, dice_left: int = 5, *,
     r = as_rules(rules)
     check_standing(r, Standing(banked, on_board, on_barrel))
     t_u = _check_total(r, turn_total)
-    n = _check_n(dice_left)
+    n = check_n(dice_left)
     sit = _situation(r, banked, on_board, on_barrel)
     top = _highest_target(r)
     if (isinstance(amount, bool) or not isinstance(amount, (int, np.integer))
@@ -586,7 +590,7 @@ def turn_readout(rules, turn_total: int = 0, dice_left: int = 5, *, on_board: bo
     (5 with a turn total > 0 means hot dice; turn total 0 is the start of a turn, which must
     roll). Values are expected points of the rest of the turn (module doc)."""
     r = as_rules(rules)
-    n = _check_n(dice_left)
+    n = check_n(dice_left)
     t_u = _check_total(r, turn_total)
     check_standing(r, Standing(banked, on_board, on_barrel, barrel_turns, bolts))
     sit = _situation(r, banked, on_board, on_barrel, barrel_turns, bolts)

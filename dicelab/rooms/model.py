@@ -19,7 +19,8 @@ from typing import Any
 
 from ..errors import RuleError, reason
 from ..i18n import L_
-from ..games.base import MAX_NAME, MAX_SEATS, check_name_chars
+from ..games.base import MAX_SEATS
+from ..names import player_name
 
 MAX_ROOM_NAME = 40
 MAX_STRATEGY = 40
@@ -60,23 +61,6 @@ def room_name(value: Any) -> str:
 def room_key(name: str) -> str:
     """Store key of a room: names differing only in case clash ("Table" and "table")."""
     return name.casefold()
-
-
-def player_name(value: Any) -> str:
-    """A player's name, stored as given (escaping is the UI's job) once it is text of 1..40
-    characters without control characters; whitespace collapsed as the game's Seat does."""
-    name = _text(value, L_("a player's name"))
-    if len(name) > 4 * MAX_NAME:  # refuse huge input before looking at it character by character
-        raise RuleError(L_("a name has at most {most} characters, got {n}", most=MAX_NAME,
-                           n=len(name)))
-    check_name_chars(name)
-    name = " ".join(unicodedata.normalize("NFC", name).split())
-    if not name:
-        raise RuleError(L_("a seat needs a name"))
-    if len(name) > MAX_NAME:
-        raise RuleError(L_("a name has at most {most} characters, got {n}", most=MAX_NAME,
-                           n=len(name)))
-    return name
 
 
 def checked_json(value: Any, what: Any) -> Any:

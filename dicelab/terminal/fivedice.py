@@ -6,6 +6,7 @@ from ..actions import Roll, Stand
 from ..errors import RuleError
 from ..games import new_game
 from ..games.base import Seat
+from ..settings import SETTINGS
 from . import coach
 from .console import Console
 from ..i18n import L_, _, n_
@@ -186,14 +187,7 @@ class FiveDiceTerminal(Console):
 
 
 def play(args, stdin=None, stdout=None) -> int:
-    settings = {}
-    if getattr(args, "preset", None):
-        settings["preset"] = args.preset
-    for key in ("target", "min_on_board"):
-        if getattr(args, key, None) is not None:
-            settings[key] = getattr(args, key)
-    if getattr(args, "choose_keepers", False):
-        settings["choose_keepers"] = True
+    settings = SETTINGS[args.variant].given(args)  # the rules options (cli.py)
     game = new_game(args.variant, parse_seats(args.players, args.variant), seed=args.seed,
                     **settings)
     term = FiveDiceTerminal(game, stdin, stdout, coached=getattr(args, "coach", False))

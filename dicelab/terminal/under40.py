@@ -35,8 +35,7 @@ def players(text: str | None) -> list[str]:
 
 
 def make_game(args) -> Under40Game:
-    target = getattr(args, "target", None)
-    settings = Under40Settings() if target is None else Under40Settings(target=target)
+    settings = Under40Settings(**Under40Settings.given(args))  # the rules options (cli.py)
     return Under40Game(players(getattr(args, "players", None)), settings,
                        getattr(args, "seed", None))
 

@@ -265,8 +265,10 @@ def play(args, stdin=None, stdout=None) -> int:
     names = [n.strip() for n in (getattr(args, "players", None) or "").split(",") if n.strip()]
     if len(names) > 1:
         raise RuleError(_("terminal Yahtzee is for one player; got {n} names", n=len(names)))
-    preset = getattr(args, "rules", None) or "official"
-    settings = YahtzeeSettings(preset=preset, filled_box_wastes_round=True)
+    given = YahtzeeSettings.given(args)  # the rules options (cli.py)
+    preset = given.pop("preset", None) or getattr(args, "rules", None) or "official"
+    given.setdefault("filled_box_wastes_round", True)  # seed 004's console
+    settings = YahtzeeSettings(preset=preset, **given)
     game = YahtzeeGame(names or [_("Player")], settings, getattr(args, "seed", None))
     ui = TerminalYahtzee(game, stdin, stdout, coached=getattr(args, "coach", False))
     ui.say(_("Yahtzee, {preset} rules ({rules}); seed {seed}.", preset=preset,

@@ -227,21 +227,21 @@ def _yahtzee_table(mod, game, play):
     settings = game.settings.copy()
 
     def done(result):
-        play._solve_error = result if isinstance(result, Exception) else None
+        play.solve_done(result if isinstance(result, Exception) else None)
         if doc is not None and getattr(doc, "session_context", None) is not None:
-            doc.add_next_tick_callback(play._bump)
+            doc.add_next_tick_callback(play.odds_ready)
         else:
-            play._bump()
-    error = getattr(play, "_solve_error", None)
+            play.odds_ready()
+    error = play.solve_error
     if error is not None:  # the solve failed: say so (a new game of these rules tries again)
         return error
     key = mod.rules_key(settings)
-    if WORKER.position(key) is None or not getattr(play, "_solve_asked", None) == key:
+    if WORKER.position(key) is None or play.solve_asked != key:
         try:
             WORKER.submit(key, lambda: mod.solve(settings, progress=False), done)
         except RuleError as exc:
             return exc
-        play._solve_asked = key
+        play.ask_solve(key)
     return None
 
 

@@ -79,6 +79,11 @@ class Play(param.Parameterized):
         self._following = True
         self._seen = self._mark()
         self._serial = next(Play._serials)
+        self._memo: dict = {}        # odds and the like, computed once per change (memo)
+        self._views: list = []       # (counters, redraw) of the views that follow this play
+        self._solve_error = None     # the table solve this game's odds waited for failed
+        self._solve_asked = None     # the rules key of the solve asked for last
+        self._shared: dict = {}      # objects its views share (shared)
         Play._registry[game] = self
         game.param.watch(self._game_changed, "state")
         for seat in game.seats:  # a computer whose strategy can be swapped (SwitchPlayer)
@@ -342,14 +347,55 @@ class Play(param.Parameterized):
         with one_message(), using(language()), param.parameterized.batch_call_watchers(self):
             for name, value in {**values, **{c: getattr(self, c) + 1 for c in counters}}.items():
                 setattr(self, name, value)  # (param's ``update``: four times the cost here)
-            for shows, redraw in list(self.__dict__.get("_views", ())):  # view.py's ``follows``
+            for shows, redraw in list(self._views):  # view.py's ``follows``
                 if not shows.isdisjoint(counters):
                     redraw()
             self.tick += 1
 
-    def _bump(self) -> None:
+    def odds_ready(self) -> None:
         """Odds computed elsewhere (a solved table) are ready: the views of odds redraw."""
         self.changed("odds")
+
+    def memo(self, key: str, fn):
+        """``fn()`` computed once per change of what it reads (the game shown, the dice chosen,
+        odds computed elsewhere): the hint and the odds panel share the odds."""
+        now = (self.shown, self.choice, self.odds)
+        hit = self._memo.get(key)
+        if hit is not None and hit[0] == now:
+            return hit[1]
+        value = fn()
+        self._memo[key] = (now, value)
+        return value
+
+    @property
+    def followers(self) -> list:
+        """The views that redraw on this play's counters: [(counters, redraw)] (view.py's
+        ``follow`` adds to it, a table that retires takes its own out)."""
+        return self._views
+
+    # a table this game's odds need, solved elsewhere (ui/odds_view.py): what was asked, and
+    # how it failed; a new game of these rules asks again
+    @property
+    def solve_error(self) -> Exception | None:
+        return self._solve_error
+
+    def solve_done(self, error: Exception | None = None) -> None:
+        """The solve ended (from the solver's thread: only noted here; then odds_ready)."""
+        self._solve_error = error
+
+    @property
+    def solve_asked(self):
+        return self._solve_asked
+
+    def ask_solve(self, key) -> None:
+        """Note that the solve of ``key`` was asked for."""
+        self._solve_asked = key
+
+    def shared(self, key: str, make):
+        """One object per play that several of its views share (``make()`` on first use)."""
+        if key not in self._shared:
+            self._shared[key] = make()
+        return self._shared[key]
 
     # ----- computers -------------------------------------------------------------------------
     def step_computer(self) -> bool:

@@ -15,14 +15,7 @@ from .play import Play
 def memo(play: Play, key: str, fn):
     """Compute ``fn()`` once per change of what it reads (the game shown, the dice chosen,
     odds computed elsewhere): the hint and the odds panel share the odds."""
-    cache = play.__dict__.setdefault("_memo", {})
-    now = (play.shown, play.choice, play.odds)
-    hit = cache.get(key)
-    if hit is not None and hit[0] == now:
-        return hit[1]
-    value = fn()
-    cache[key] = (now, value)
-    return value
+    return play.memo(key, fn)
 
 
 def current_odds(play: Play):
@@ -61,7 +54,7 @@ def _following(cls) -> list:
 def followers(play: Play) -> list:
     """``play``'s views that redraw on its counters: [(counters, redraw)], as Play.changed
     reads them."""
-    return play.__dict__.setdefault("_views", [])
+    return play.followers
 
 
 def follow(play: Play, redraw, *counters: str) -> None:

@@ -75,10 +75,7 @@ def win_estimate(play) -> WinEstimate | None:
     g = play.game
     if g.n_seats < 2 or ui_for(g).exact_win(g):
         return None
-    est = play.__dict__.get("_win_estimate")
-    if est is None:
-        est = play.__dict__["_win_estimate"] = WinEstimate(play)
-    return est
+    return play.shared("win_estimate", lambda: WinEstimate(play))
 
 
 def estimate_html(play) -> str:

@@ -142,13 +142,3 @@ def page(browser):
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
-
-
-def pytest_collection_modifyitems(items):
-    """A browser test that fails is run once more before it counts as failed. Under CPU load a
-    page now and then misses one update from the server (fresh-clone run of 2026-12-01: 2 of
-    ~120 browser tests; both passed alone). That is a defect of its own, still open; until it
-    is found, it must not hide every other result of a CI run. A second failure still fails."""
-    for item in items:
-        if {"browser", "page"} & set(getattr(item, "fixturenames", ())):
-            item.add_marker(pytest.mark.flaky(reruns=1, reruns_delay=2))

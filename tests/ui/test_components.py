@@ -1,6 +1,9 @@
 """Component tests without a browser: the views' content and the table controller."""
 from __future__ import annotations
 
+import html
+import json
+
 import panel as pn
 import pytest
 from bokeh.document import Document
@@ -29,17 +32,45 @@ def render(viewable):
     return pn.panel(viewable).get_root(Document())
 
 
-@pytest.mark.parametrize("cls", [DiceTray, OddsPanel, Scoreboard, TurnBanner, HintLine,
-                                 Controls, History])
+def shown(root) -> str:
+    """What a page would show of the Bokeh models under ``root``: HTML, labels, titles, the
+    dice tray's view data (unescaped once, as the page's HTML panes are)."""
+    out = []
+    for model in root.references():
+        values = model.properties_with_values(include_defaults=False)
+        for key in ("text", "label", "view", "axis_label", "card"):
+            v = values.get(key)
+            if isinstance(v, str):
+                out.append(html.unescape(v))
+            elif key == "card" and v is not None:
+                out.append(json.dumps(v, ensure_ascii=False))
+    return "\n".join(out)
+
+
+# what each view shows of a new game of Ann and Bob (seed 1: Bob won the roll-off)
+SHOWS = {DiceTray: lambda v: [f'"mode":"{v}"', '"rolled":[]'],
+         OddsPanel: lambda v: ["data-testid='odds'"],
+         Scoreboard: lambda v: ["aria-label='Scoreboard'", "Ann", "Bob"],
+         TurnBanner: lambda v: ["Bob&#x27;s TURN"],
+         HintLine: lambda v: ['data-testid="hint"', "roll" if v != "yahtzee" else "Roll"],
+         Controls: lambda v: ["Roll (", "(0)"],
+         History: lambda v: ["Seating roll-off: Ann", "first turn: Bob."]}
+
+
+@pytest.mark.parametrize("cls", list(SHOWS))
 @pytest.mark.parametrize("variant", ["bones", "thousand", "under40", "yahtzee"])
 def test_each_component_renders_alone(cls, variant):
     game = dicelab.new_game(variant, ["Ann", "Bob"], seed=1)
-    assert render(cls(game)) is not None
+    text = shown(render(cls(game)))
+    for part in SHOWS[cls](variant):
+        assert part in text, (part, text[:500])
 
 
 def test_score_card_renders_alone():
     game = dicelab.new_game("yahtzee", ["Ann"], seed=1)
-    assert render(ScoreCard(game)) is not None
+    text = shown(render(ScoreCard(game)))
+    assert '"label": "Aces"' in text and '"label": "Yahtzee"' in text and "Ann" in text, \
+        text[:500]
 
 
 def test_components_of_one_game_share_one_play():
@@ -199,8 +230,12 @@ def test_under40_odds_and_bars():
 def test_banner_says_whose_turn():
     game = dicelab.new_game("bones", ["You", "Bob"], seed=1)
     play = Play(game)
-    html = TurnBanner(play=play)._html()
-    assert ("YOUR TURN" in html) or ("Bob&#x27;s TURN" in html)
+    banner = TurnBanner(play=play)
+    assert game.current_player == 1  # seed 1: Bob won the roll-off
+    assert "Bob&#x27;s TURN" in banner._html() and "YOUR TURN" not in banner._html()
+    set_state(game, current=0)
+    play.tick += 1
+    assert "YOUR TURN" in banner._html() and "Bob" not in banner._html()
 
 
 def test_records_persist_and_reset(tmp_path):

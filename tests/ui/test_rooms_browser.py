@@ -90,22 +90,6 @@ def sqlite_rooms(tmp_path_factory):
     return "sqlite://" + str(tmp_path_factory.mktemp("rooms") / "rooms.db")
 
 
-@pytest.fixture(autouse=True)
-def fresh_rooms_on_rerun(request, sqlite_rooms):
-    """A rerun (browser tests get one: tests/ui/conftest.py) plays on an empty rooms store:
-    the failed try's rooms would refuse the same names ("already exists") and hide the try."""
-    if getattr(request.node, "execution_count", 1) > 1:
-        import sqlite3
-
-        con = sqlite3.connect(sqlite_rooms.removeprefix("sqlite://"), timeout=10)
-        with con:  # (a test on Redis leaves the SQLite file without tables)
-            tables = {t for (t,) in con.execute("SELECT name FROM sqlite_master")}
-            for table in ("actions", "rooms"):
-                if table in tables:
-                    con.execute(f"DELETE FROM {table}")
-        con.close()
-
-
 @pytest.fixture(scope="module")
 def room_server(browser, sqlite_rooms, tmp_path_factory):
     """One served app on a SQLite rooms store for the tests that need no restart."""

@@ -77,7 +77,7 @@ def describe(s: YahtzeeSettings) -> str:
 
 
 def solve_command(args) -> int:
-    from .yahtzee import solve
+    from ..odds.yahtzee import solve
 
     settings = parse_rules(args.rules)
     t = time.perf_counter()

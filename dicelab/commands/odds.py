@@ -23,16 +23,16 @@ from ..errors import RuleError
 from ..i18n import N_, _, n_, p_
 from ..rules import fivedice as turn
 from ..terminal.language import fixed
-from . import fivedice as fd
-from . import under40 as u40
+from ..odds import fivedice as fd
+from ..odds import under40 as u40
+from .rules_options import given, rules_settings
 
 
 def odds_command(args) -> int:
     if getattr(args, "win", False):
         return _win(args)
-    for name in ("opponent", "target", "barrel", "pits", "barrel_fall", "bolt_penalty"):
-        if getattr(args, name, None) is not None:
-            raise RuleError(_("{option} goes with --win", option="--" + name.replace("_", "-")))
+    if getattr(args, "opponent", None) is not None:
+        raise RuleError(_("{option} goes with --win", option="--opponent"))
     for name in ("bolts", "opponent_bolts", "barrel_turns", "opponent_barrel_turns", "build"):
         if getattr(args, name, 0):
             raise RuleError(_("{option} goes with --win", option="--" + name.replace("_", "-")))
@@ -45,7 +45,7 @@ def odds_command(args) -> int:
 def _win(args) -> int:
     """``--win``: the exact chance that the player on turn wins a two-seat game."""
     from ..settings import BonesSettings
-    from . import win
+    from ..odds import win
 
     if args.variant == "thousand":
         return _win_thousand(args)
@@ -53,15 +53,10 @@ def _win(args) -> int:
         raise RuleError(_("--win: the exact win tables are for Bones and Thousand, not "
                           "{variant} (README, 'Chance to win')", variant=args.variant))
     _win_common(args)
-    from .cli_options import thousand_settings
-
-    if thousand_settings(args) or args.bolts or args.opponent_bolts or args.barrel_turns \
-            or args.opponent_barrel_turns:
+    if args.bolts or args.opponent_bolts or args.barrel_turns or args.opponent_barrel_turns:
         raise RuleError(_("--barrel, --pits, --barrel-fall, --bolt-penalty, --bolts and the "
                           "barrel turns are Thousand's"))
-    kw = {k: v for k, v in (("min_on_board", args.min_on_board), ("target", args.target))
-          if v is not None}
-    settings = BonesSettings(preset=args.preset, **kw)
+    settings = BonesSettings(**_settings("bones", args))
     table = win.table(settings, progress=not args.json)
     r = table.readout(args.banked, args.opponent, args.turn_total, args.dice or 5)
     out = {"variant": "bones", "target": settings.target, "min_on_board": settings.min_on_board,
@@ -111,17 +106,11 @@ def _print_win(r) -> None:
 
 def _win_thousand(args) -> int:
     """Thousand: a banked 0 is not opened yet, the barrel's total is on the barrel."""
-    from .cli_options import thousand_settings
     from ..rules.fivedice import Standing
     from ..settings import ThousandSettings
 
     _win_common(args)
-    if args.min_on_board is not None or args.preset is not None:
-        raise RuleError(_("--min-on-board and --preset are Bones settings"))
-    kw = thousand_settings(args)
-    if args.target is not None:
-        kw["target"] = args.target
-    settings = ThousandSettings(**kw)
+    settings = ThousandSettings(**_settings("thousand", args))
     barrel = settings.barrel
 
     def standing(total, bolts, turns):
@@ -129,7 +118,7 @@ def _win_thousand(args) -> int:
         return Standing(total, total != 0, on, turns, bolts)
     me = standing(args.banked, args.bolts, args.barrel_turns)
     other = standing(args.opponent, args.opponent_bolts, args.opponent_barrel_turns)
-    from . import win_thousand
+    from ..odds import win_thousand
 
     tr = win_thousand.thousand_win_rules(settings)
     table = win_thousand.table_if_cached(tr)
@@ -182,6 +171,14 @@ def _frac(p: Fraction) -> str:
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
 
 
+def _settings(variant: str, args) -> dict:
+    return rules_settings(variant, args)
+
+
+def _given_rules(args) -> list:
+    return list(given(args))
+
+
 def _nonneg(name: str, v) -> None:
     if v is not None and v < 0:
         raise RuleError(_("--{name} is never negative, got {value}", name=name, value=str(v)))
@@ -194,25 +191,19 @@ def _fivedice(args) -> int:
     variant = args.variant
     if args.score or args.leader is not None:
         raise RuleError(_("--score and --leader are for under40"))
-    for name in ("turn_total", "banked", "min_on_board"):
+    for name in ("turn_total", "banked"):
         _nonneg(name.replace("_", "-"), getattr(args, name))
     if args.dice is not None:
-        fd._check_n(args.dice)
+        fd.check_n(args.dice)
     banked = args.banked
     if variant == "bones":
-        kw = {} if args.min_on_board is None else {"min_on_board": args.min_on_board}
-        settings = BonesSettings(preset=args.preset, **kw)
+        settings = BonesSettings(**_settings("bones", args))
         if banked % 50:
             raise RuleError(_("Bones totals are multiples of 50, got --banked {banked}",
                               banked=str(banked)))
         state = {"on_board": banked > 0}
     else:
-        if args.min_on_board is not None:
-            raise RuleError(_("--min-on-board is a Bones setting; Thousand has its opening "
-                              "(50)"))
-        if args.preset is not None:
-            raise RuleError(_("Thousand has no presets"))
-        settings = ThousandSettings()
+        settings = ThousandSettings(**_settings("thousand", args))
         if settings.barrel and banked > settings.barrel:
             raise RuleError(_("Thousand: a stand reaching the barrel sets the total to exactly "
                               "{barrel}, so --banked {banked} cannot happen (give {barrel} for "
@@ -357,8 +348,9 @@ def _print_fivedice(out, rules, state, strategy, readout, fresh, distribution) -
 
 # ----- Under40 ---------------------------------------------------------------------------------
 def _under40(args) -> int:
-    given = [f"--{n.replace('_', '-')}" for n in ("dice", "min_on_board", "preset", "strategy")
+    given = [f"--{n.replace('_', '-')}" for n in ("dice", "strategy")
              if getattr(args, n) is not None]
+    given += [f"--{n.replace('_', '-')}" for n in _given_rules(args)]  # no setting changes them
     given += [f"--{n.replace('_', '-')}" for n in ("turn_total", "banked") if getattr(args, n)]
     if given:
         raise RuleError(_("under40 odds take --score and --leader, not {options}",
