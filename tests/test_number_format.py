@@ -1,5 +1,5 @@
 """One fixed-decimals formatter (issue 34 item 3): ``i18n.fixed``, Babel's per language, used by
-the coach, the terminal (and the lab and odds commands through it) and the app's tables.
+the coach, the terminal, the lab and odds commands and the app's tables.
 Before, the coach printed 2.675 as "2.67" and the terminal as "2.68"."""
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import pytest
 from dicelab import i18n
 from dicelab.coach import values
 from dicelab.i18n import using
-from dicelab.terminal import language
 from dicelab.ui import phrases
 
 NNBSP, NBSP = "\u202f", "\xa0"
@@ -26,7 +25,6 @@ def test_2_675_prints_alike_everywhere(lang, two, one, grouped):
     # rounded two decimals are 2.67 (Babel given the text "2.675" rounds it to 2.68)
     with using(lang):
         assert i18n.fixed(2.675) == two
-        assert language.fixed(2.675) == two       # the terminal's
         assert phrases.decimal(2.675, 2) == two   # the app's
         assert values.ValueSource().fmt(2.675) == one  # the coach's (one decimal)
         assert i18n.fixed(1234.5) == grouped
@@ -34,7 +32,7 @@ def test_2_675_prints_alike_everywhere(lang, two, one, grouped):
 
 
 def test_one_function():
-    assert language.fixed is i18n.fixed and values.fixed is i18n.fixed
+    assert values.fixed is i18n.fixed
 
 
 def test_rounds_as_python_formats_the_float():

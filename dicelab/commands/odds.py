@@ -22,7 +22,7 @@ from .. import i18n
 from ..errors import RuleError
 from ..i18n import N_, _, n_, p_
 from ..rules import fivedice as turn
-from ..terminal.language import fixed
+from ..i18n import fixed
 from ..odds import fivedice as fd
 from ..odds import under40 as u40
 from .rules_options import given, rules_settings

@@ -87,7 +87,7 @@ def solve_command(args) -> int:
         print(json.dumps({"expected_score": table.expected_score, "seconds": seconds,
                           "rules": settings.to_dict()}))
     else:
-        from ..terminal.language import fixed
+        from ..i18n import fixed
 
         print(_("Yahtzee, {preset} rules ({rules})", preset=settings.preset,
                 rules=describe(settings)))

@@ -86,7 +86,7 @@ class LabResult:
 
     def table(self) -> str:
         """An aligned text table for people."""
-        from ..terminal.language import fixed
+        from ..i18n import fixed
 
         pct = i18n.percent
         if self.mode == "turns":

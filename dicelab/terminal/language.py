@@ -14,9 +14,8 @@ from typing import Iterator
 
 from .. import config
 from .. import i18n
-from ..i18n import Ln_, N_, _, fixed
+from ..i18n import Ln_, N_, _
 
-__all__ = ["fixed"]  # the one fixed-decimals formatter, i18n.fixed, where the commands took it
 
 # argparse's messages that a person may read (extracted into the cli catalog)
 ARGPARSE_WORDS = (
