@@ -41,12 +41,18 @@ from ..rules.yahtzee import (
     BOXES,
     UPPER,
     box_name,
+    options_of_checked,
     scoring_options,
     upper_bonus_due,
     yahtzee_bonus_due,
 )
 from ..settings import YahtzeeSettings
 from .cachefile import load_npz, save_npz
+
+try:  # the turn chain compiled (setup.py; optional: numpy does the same without it)
+    from . import _yahtzee_kernel as _kernel
+except ImportError:  # pragma: no cover - a machine without a C compiler
+    _kernel = None
 
 __all__ = ["FORMAT", "Advice", "State", "YahtzeeTable", "cache_dir", "solve"]
 
@@ -115,6 +121,7 @@ class _Dice:
         self.outcome = {k: i for i, k in enumerate(self.outcomes)}
         self.count = np.array([[o.count(f) for f in range(1, 7)] for o in self.outcomes],
                               dtype=np.intp)  # (252, 6)
+        self.count_c = np.ascontiguousarray(self.count, dtype=np.intc)  # (the compiled kernel)
         self.yahtzee_rows = np.array([self.outcome[(f,) * 5] for f in range(1, 7)])
 
         def add(k, f):
@@ -131,6 +138,17 @@ class _Dice:
             np.array([self.row[k] for k in self.levels[n]]
                      + [self.row[k[:j] + k[j + 1:]] for j in range(n) for k in self.levels[n]],
                      dtype=np.intp) for n in range(1, 6)]
+        # the same steps for the compiled chain: E rows level 4..0 with their six faces' rows;
+        # M rows level 1..5 with their distinct sub-keeps (one die less), CSR
+        self.e_rows = np.array([self.off[n] + i for n in range(4, -1, -1)
+                                for i in range(self.size[n])], dtype=np.intc)
+        self.e_kids = np.array([[self.row[add(k, f)] for f in range(1, 7)]
+                                for n in range(4, -1, -1) for k in self.levels[n]], dtype=np.intc)
+        subs = [[self.row[k[:j] + k[j + 1:]] for j in range(n) if j == 0 or k[j] != k[j - 1]]
+                for n in range(1, 6) for k in self.levels[n]]
+        self.m_rows = np.arange(self.off[1], self.off[6], dtype=np.intc)
+        self.m_ptr = np.cumsum([0] + [len(x) for x in subs], dtype=np.intc)
+        self.m_subs = np.array([r for x in subs for r in x], dtype=np.intc)
 
     @cached_property
     def sub(self) -> list[np.ndarray]:
@@ -196,6 +214,10 @@ class _Block:
 
     def chain(self, rerolls: int) -> None:
         """``rolls``: values of final rolls in, of first rolls (``rerolls`` to go) out."""
+        if _kernel is not None and self.be.dtype == np.float64:
+            D = _dice()
+            _kernel.chain(self.be, rerolls, D.e_rows, D.e_kids, D.m_rows, D.m_ptr, D.m_subs)
+            return
         for _ in range(rerolls):
             self.estep()
             self.mstep()
@@ -214,7 +236,7 @@ def _joker_card(mask: int) -> np.ndarray:
     out = np.full((6, NBOX), -1, dtype=np.int16)
     open_boxes = frozenset(b for b in BOXES if not mask & BIT[b])
     for f in range(6):
-        for b, pts in scoring_options((f + 1,) * 5, open_boxes, 50, True).items():
+        for b, pts in options_of_checked((f + 1,) * 5, open_boxes, 50, True).items():
             out[f, INDEX[b]] = pts
     return out
 
@@ -308,8 +330,7 @@ class _Rules:
     def states(self, n_open: int):
         """The distinct states with ``n_open`` open boxes, as arrays (mask, y, u), ordered by
         upper boxes first so a block of states shares most of its open boxes."""
-        masks = np.array([m for m in range(FULL + 1) if NBOX - m.bit_count() == n_open],
-                         dtype=np.intp)
+        masks = np.flatnonzero(_open_counts() == n_open)
         masks = masks[np.argsort((masks & 63) * 128 + (masks >> 6), kind="stable")]
         ncls = np.array([len(c) for c in self.classes])
         width = ncls.max()
@@ -326,6 +347,13 @@ class _Rules:
         y = j // nur
         u = cls[m & 63, j % nur]
         return m, y, u
+
+
+@cache
+def _open_counts() -> np.ndarray:
+    """The number of open boxes of every mask."""
+    bits = (np.arange(FULL + 1)[:, None] >> np.arange(NBOX)) & 1
+    return NBOX - bits.sum(axis=1)
 
 
 class _Level:
@@ -347,7 +375,7 @@ class _Solver:
                  all_cards: bool = True):
         self.r = rules
         self.D = _dice()
-        self.Sf = _points().astype(np.float64)
+        self.Sf = np.ascontiguousarray(_points(), dtype=np.float64)
         self.slices = {}  # a box's scoring rolls, one slice in _Dice's order
         for b in PATTERN_BOXES + (YAHTZEE,):
             rows = np.flatnonzero(self.Sf[b] > 0)
@@ -412,20 +440,15 @@ class _Solver:
         """(252, j - i) into ``out``: each final roll of states i..j scored in its best box."""
         zero = L.zero[i:j]
         shut = L.shut
-        if not shut & BIT["chance"]:
+        if _kernel is not None and out.dtype == np.float64 and out.flags.c_contiguous:
+            _kernel.final(out, self.Sf, self.D.count_c, L.lower, L.y50, L.G, L.zero, i, shut)
+        elif not shut & BIT["chance"]:
             np.add(self.Sf[CHANCE][:, None], L.lower[CHANCE - 6, i:j], out=out)
             np.maximum(out, zero, out=out)
         else:
             out[:] = zero
-        for b, sl in self.slices.items():
-            if not shut & (1 << b):
-                c = L.y50 if b == YAHTZEE else L.lower[b - 6]
-                np.add(self.Sf[b][sl, None], c[i:j], out=tmp[sl])
-                np.maximum(out[sl], tmp[sl], out=out[sl])
-        for g in range(6):
-            if not shut & (1 << g):
-                np.take(L.G[g][:, i:j], self.D.count[:, g], axis=0, out=tmp, mode="clip")
-                np.maximum(out, tmp, out=out)
+        if _kernel is None or out.dtype != np.float64 or not out.flags.c_contiguous:
+            self._final_roll_numpy(L, i, j, out, tmp)
         ys = self.slices[YAHTZEE]
         if L.jsel is not None:
             a, b = np.searchsorted(L.jsel, (i, j))
@@ -438,6 +461,20 @@ class _Solver:
             if len(sel):
                 out[np.ix_(self.D.yahtzee_rows, sel)] += self.ybonus
         return out
+
+    def _final_roll_numpy(self, L: _Level, i: int, j: int, out: np.ndarray,
+                          tmp: np.ndarray) -> None:
+        """The pattern and upper boxes of ``final_roll`` (chance and zero already in ``out``)."""
+        shut = L.shut
+        for b, sl in self.slices.items():
+            if not shut & (1 << b):
+                c = L.y50 if b == YAHTZEE else L.lower[b - 6]
+                np.add(self.Sf[b][sl, None], c[i:j], out=tmp[sl])
+                np.maximum(out[sl], tmp[sl], out=out[sl])
+        for g in range(6):
+            if not shut & (1 << g):
+                np.take(L.G[g][:, i:j], self.D.count[:, g], axis=0, out=tmp, mode="clip")
+                np.maximum(out, tmp, out=out)
 
     def block(self, L: _Level, i: int, j: int, blk: _Block) -> np.ndarray:
         """Values at the start of the turn of states i..j."""
@@ -712,7 +749,7 @@ def solve(settings_or_preset: YahtzeeSettings | str = "official", progress: bool
             with _GUARD:
                 table = _MEMORY.get(key)
             if table is None:
-                table = _load(path, settings, rules)
+                table = _load(path, settings, rules) or load_shipped(settings)
             else:
                 _touch(path)  # recently used, on disk too
             if table is None:
@@ -774,6 +811,64 @@ def _touch(path: Path) -> None:
         os.utime(path)
     except OSError:
         pass
+
+
+# ----- tables shipped in the package: the first readout of a fresh install needs no solve ----------
+SHIPPED = Path(__file__).with_name("data")
+CHECK_CARDS = 6    # a shipped table is checked at every state of 6 cards of each level
+
+
+def _state_rows(rules: _Rules) -> np.ndarray:
+    """Where the values of the states with open boxes are in ``V``, level by level."""
+    return np.concatenate([rules.index(*rules.states(k)) for k in range(1, NBOX + 1)])
+
+
+def ship(settings_or_preset: YahtzeeSettings | str = "official", folder: Path = SHIPPED) -> Path:
+    """Solve these rules and write the table the package ships (maintainers: run after any change
+    to the rules or the solver; the package checks it on every load)."""
+    settings = _settings(settings_or_preset)
+    rules = _rules_of(settings)
+    V = _Solver(rules).solve()
+    path = folder / f"yahtzee-{rules.key}.npz"  # i18n: not shown
+    folder.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, values=V[_state_rows(rules)],
+                        meta=np.array(json.dumps({"key": rules.key, "format": FORMAT})))
+    return path
+
+
+def load_shipped(settings_or_preset: YahtzeeSettings | str = "official",
+                 folder: Path = SHIPPED) -> YahtzeeTable | None:
+    """The table shipped in the package for these rules, if there is one and it still matches
+    the rules and the solver: its meta, its size, and the values of ``CHECK_CARDS`` cards of each
+    level (all their upper totals) solved again from the shipped values below them (to 1e-9)."""
+    settings = _settings(settings_or_preset)
+    rules = _rules_of(settings)
+    z = load_npz(folder / f"yahtzee-{rules.key}.npz", "meta", "values")  # i18n: not shown
+    if z is None:
+        return None
+    try:
+        meta = json.loads(str(z["meta"]))
+    except ValueError:
+        return None
+    rows, values = _state_rows(rules), z["values"]
+    if (not isinstance(meta, dict) or meta.get("key") != rules.key
+            or meta.get("format") != FORMAT or values.shape != rows.shape
+            or values.dtype != np.float64 or not np.isfinite(values).all()):
+        return None
+    V = np.full((FULL + 1) * rules.Y * rules.U, np.nan)
+    V[rules.index(FULL, np.arange(rules.Y)[:, None], np.arange(rules.U))] = 0.0
+    V[rows] = values
+    sv = _Solver(rules, V, all_cards=False)
+    for k in range(1, NBOX + 1):
+        m, y, u = rules.states(k)
+        cards = np.unique(m)
+        pick = np.isin(m, cards[::max(1, len(cards) // CHECK_CARDS)])
+        m, y, u = m[pick], y[pick], u[pick]
+        L = sv.level(m, y, u)
+        again = sv.block(L, 0, len(m), _Block(len(m)))
+        if not np.allclose(again, V[rules.index(m, y, u)], rtol=0, atol=1e-9):
+            return None
+    return YahtzeeTable(settings, V)
 
 
 def _save(path: Path, table: YahtzeeTable, rules: _Rules) -> None:
