@@ -21,7 +21,7 @@ sys.path.insert(0, str(here))
 from _table import print_table  # noqa: E402
 
 ARGS = {
-    "win_duels.py": ["20000"],        # games per matchup (alone: 200,000)
+    "win_duels.py": ["10000"],        # games per matchup (alone: 200,000)
     "win_table.py": ["--quick"],      # the default Bones table and the small Thousand ones
     "yahtzee_solver.py": ["--repeat", "5"],   # the check: median of 5 pairs
 }
