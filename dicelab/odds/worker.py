@@ -171,8 +171,8 @@ class Worker:
         with self._lock:
             callbacks = self._jobs.pop(key, [])
             self._order.remove(key)
-            idle = not self._order
-        if idle:  # nothing else to build: the build children give their memory back
+            idle = len(self._order) < self.lanes
+        if idle:  # no job waits for this lane: its child gives its memory back
             worker = getattr(_LANE, "worker", None)
             if worker is not None:
                 worker.close()
