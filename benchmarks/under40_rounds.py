@@ -7,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from _table import print_table, timed  # noqa: E402
+from _table import met, print_table, timed  # noqa: E402
 
 from dicelab.odds import under40 as u40  # noqa: E402
 from tests.test_odds_under40_players import evaluate  # noqa: E402
@@ -32,7 +32,7 @@ def main():
             assert abs(got[0] - u40.readout(0, (0, 0)).win) < 1e-12
             plain = f"{ref * 1e3:,.0f} ms ({ref / warm:,.0f}x)"
         rows.append((n, f"{score} vs {others}", ro.decision, f"{cold * 1e3:.1f}",
-                     f"{warm * 1e6:.0f}", plain, "yes" if warm < 0.1 else "NO"))
+                     f"{warm * 1e6:.0f}", plain, met(warm < 0.1)))
     print_table(f"Under40 round readouts (shared setup {shared * 1e3:.0f} ms once per process)",
                 ["players", "position", "best", "first readout ms (builds tables)",
                  "readout us", "plain solve (3 players)", "< 100 ms"], rows)

@@ -29,7 +29,7 @@ from _table import print_table  # noqa: E402
 from dicelab.lab import wilson  # noqa: E402
 from dicelab.lab import win as duels  # noqa: E402
 from dicelab.odds import fivedice as fd  # noqa: E402
-from dicelab.odds import win  # noqa: E402
+from dicelab.odds import win, win_thousand  # noqa: E402
 from dicelab.settings import ThousandSettings  # noqa: E402
 
 THOUSAND = {
@@ -86,7 +86,7 @@ def main():
         cfg = ThousandSettings(**kw)
         r = cfg.turn_rules()
         c0 = time.process_time()
-        t = win.table(cfg, progress=False, cache=False)
+        t = win_thousand.table(cfg, progress=False, cache=False)
         build = time.process_time() - c0
         finish = fd.reach_chance(r, r.target - r.barrel, on_barrel=True, banked=r.barrel)
         wn = duels.thousand_table_policy(t)
@@ -110,8 +110,6 @@ def main():
             rows.append((label, what, n, f"{p:.4f}", f"[{lo:.4f}, {hi:.4f}]",
                          "yes" if lo > 0.5 or hi < 0.5 else "no"))
             print(rows[-1], flush=True)
-    from dicelab.odds import win_thousand
-
     default = win_thousand.table_if_cached(ThousandSettings())   # built: odds --win --build
     if default is not None:
         cfg = ThousandSettings()

@@ -24,7 +24,7 @@ import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _table import print_table, timed  # noqa: E402
+from _table import met, print_table, timed  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -97,7 +97,7 @@ def main():
     rows = []
 
     def row(label, us):
-        rows.append((label, f"{us:.1f}", f"{us * 1e-6 / ref:.2f}x", "yes" if us < 1000 else "NO"))
+        rows.append((label, f"{us:.1f}", f"{us * 1e-6 / ref:.2f}x", met(us < 1000)))
 
     c0 = time.perf_counter()
     b = win.table("bones", progress=False)      # cached after the first build (< 60 s)

@@ -549,9 +549,10 @@ def test_yahtzee_tables_are_kept_in_bounded_caches(tmp_path, monkeypatch):
     """Every distinct Yahtzee rule set used to add a table to memory and disk for good."""
     from dicelab.odds import yahtzee as yz
 
-    monkeypatch.setattr(yz, "MEMORY_TABLES", 2)
+    from dicelab.odds.cachefile import TableCache
+
+    monkeypatch.setattr(yz, "TABLES", TableCache(memory=2))
     monkeypatch.setattr(yz, "DISK_TABLES", 2)
-    monkeypatch.setattr(yz, "_MEMORY", __import__("collections").OrderedDict())
 
     class Quick:  # the bounds are what is tested here, not the solver (tested elsewhere)
         def __init__(self, rules):
@@ -560,9 +561,9 @@ def test_yahtzee_tables_are_kept_in_bounded_caches(tmp_path, monkeypatch):
         def solve(self, progress=False):
             return __import__("numpy").zeros((yz.FULL + 1) * self.rules.Y * self.rules.U)
     monkeypatch.setattr(yz, "_Solver", Quick)
-    tables = [yz.solve(YahtzeeSettings(yahtzee_bonus=50 * i), progress=False, cache=tmp_path)
-              for i in range(4)]
-    assert len(yz._MEMORY) == 2 and list(yz._MEMORY.values()) == tables[2:]
+    tables = [yz.solve(YahtzeeSettings(yahtzee_bonus=50 * i, rerolls=3), progress=False,
+                       cache=tmp_path) for i in range(4)]   # (no table shipped for these)
+    assert len(yz.TABLES) == 2 and yz.TABLES.values() == tables[2:]
     assert len(list(tmp_path.glob("yahtzee-*.npz"))) == 2
 
 
@@ -616,7 +617,8 @@ def test_yahtzee_odds_are_solved_by_the_worker_not_the_page(monkeypatch):
         def rules_key(self, settings):
             return "test-key-" + repr(settings.to_dict())
 
-        def solve(self, settings, progress=False):
+        def solve(self, settings, progress=False, elsewhere=False):
+            assert elsewhere  # the solve itself in the worker's process
             solved_on.append(threading.get_ident())
             self.table = "TABLE"
             return self.table
@@ -773,9 +775,9 @@ def test_the_pacer_leaves_a_new_yahtzee_solve_to_the_shared_worker(monkeypatch):
     solved_in = []
     real = yz.solve
 
-    def solve(settings, progress=False, cache=True):
+    def solve(settings, progress=False, cache=True, elsewhere=False):
         solved_in.append(threading.current_thread().name)
-        return real(settings, progress=False, cache=cache)
+        return real(settings, progress=False, cache=cache, elsewhere=elsewhere)
     monkeypatch.setattr(yz, "solve", solve)
     monkeypatch.setattr(yz, "cached", lambda s: real(s, False) if solved_in else None)
     service = RoomService(MemoryStore())

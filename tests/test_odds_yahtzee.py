@@ -222,6 +222,15 @@ def test_threads_and_the_float32_variant_agree():
     assert np.nanmax(np.abs(f32 - one)) < 1e-4  # the benchmark's float32 row, not the default
 
 
+@pytest.mark.skipif(yz._kernel is None, reason="the compiled chain is not built here")
+def test_compiled_chain_and_numpy_agree_exactly(monkeypatch):
+    rules = yz._Rules(YahtzeeSettings(preset="official"))
+    compiled = yz._Solver(rules).solve(max_open=3, threads=1)
+    monkeypatch.setattr(yz, "_kernel", None)
+    plain = yz._Solver(rules).solve(max_open=3, threads=1)
+    assert np.array_equal(compiled, plain, equal_nan=True)
+
+
 def test_option_tables_are_built_from_scoring_options():
     rng = random.Random(5)
     D = yz._dice()
@@ -323,6 +332,40 @@ def test_disk_cache_round_trip(tmp_path):
     assert yz.solve("no_bonus", progress=False, cache=False) is not t3
 
 
+def test_the_shipped_official_table_is_read_and_checked(tmp_path):
+    shipped = yz.load_shipped("official")
+    assert shipped.expected_score == pytest.approx(254.5877, abs=5e-5)
+    (src,) = yz.SHIPPED.glob(f"yahtzee-{yz.rules_key('official')}.npz")
+    z = dict(np.load(src))
+    meta = json.loads(str(z["meta"]))
+    rules = yz._rules_of(YahtzeeSettings(preset="official"))
+    rows = yz._state_rows(rules)
+    # a value of a card that load_shipped checks (the lowest mask with two open boxes)
+    m, y, u = rules.states(2)
+    k = int(np.argmin(m))
+    i = int(np.flatnonzero(rows == rules.index(m[k], y[k], u[k]))[0])
+    for change in ("value", "key", "format", "cut"):
+        bad = {**z}
+        if change == "value":
+            bad["values"] = z["values"].copy()
+            bad["values"][i] += 1e-6
+        elif change == "cut":
+            bad["values"] = z["values"][:-1]
+        else:
+            bad["meta"] = np.array(json.dumps({**meta, change: {"key": "v0", "format": 0}[change]}))
+        np.savez(tmp_path / src.name, **bad)
+        assert yz.load_shipped("official", folder=tmp_path) is None, change
+
+
+def test_a_fresh_cache_starts_from_the_shipped_table(tmp_path, monkeypatch):
+    def no_solve(*a, **k):
+        raise AssertionError("solved although the table is shipped")
+    monkeypatch.setattr(yz._Solver, "solve", no_solve)
+    table = yz.solve("official", progress=False, cache=tmp_path)
+    assert table.expected_score == pytest.approx(254.5877, abs=5e-5)
+    assert table.advise(ALL, 0, None, (1, 2, 3, 4, 6), 2).best == ("keep", (1, 2, 3, 4))
+
+
 def test_settings_that_do_not_matter_share_a_table():
     a = yz._Rules(YahtzeeSettings(preset="no_bonus"))
     b = yz._Rules(YahtzeeSettings(preset="no_bonus", upper_bonus_threshold=50,
@@ -383,8 +426,12 @@ def test_solve_command(tmp_path, monkeypatch, capsys):
 @slow
 @pytest.mark.slow
 def test_official_and_upper_bonus_only_optima():
-    assert yz.solve("official", progress=False, cache=False).expected_score == \
-        pytest.approx(254.5877, abs=5e-5)
+    official = yz.solve("official", progress=False, cache=False)
+    assert official.expected_score == pytest.approx(254.5877, abs=5e-5)
+    # the table the package ships is this one, to the stated tolerance
+    shipped = yz.load_shipped("official")._values
+    assert np.array_equal(np.isnan(shipped), np.isnan(official._values))
+    assert np.nanmax(np.abs(shipped - official._values)) <= 1e-9
     assert yz.solve("upper_bonus_only", progress=False, cache=False).expected_score == \
         pytest.approx(245.8708, abs=5e-5)
 

@@ -30,7 +30,7 @@ import json
 import os
 from dataclasses import dataclass
 from bisect import bisect_right
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,7 @@ from .. import i18n
 from ..i18n import L_
 from ..rules import fivedice as turn
 from . import fivedice as fd
-from .cachefile import load_npz, save_npz
+from .cachefile import TABLES, load_with_meta, save_npz
 
 TOL = 1e-9
 FORMAT = 2
@@ -719,7 +719,8 @@ def _readout(roll_c: float, stand_c: float | None, final: bool, must: int | None
 
 
 # ----- solve and cache ---------------------------------------------------------------------------
-_MEMORY: dict[str, Any] = {}   # Bones and Thousand tables
+_MEMORY = TABLES   # (tests clear it) the one cache of solved tables: odds.cachefile
+DISK_TABLES = 24   # win table files kept in the cache folder (least recently used removed first)
 
 
 def cache_dir() -> Path:
@@ -744,66 +745,54 @@ def cached_table(key: str, new, load, save, cache):
     if cache is False:
         return new()
     folder = cache_dir() if cache is True else Path(cache)
-    path = folder / f"win-{key}.npz"  # i18n: not shown
-    mem_key = f"{key}@{folder}"
-    t = _MEMORY.get(mem_key) or load(path)
-    if t is None:
-        t = new()
-        if t is None:       # (``new`` may decline to build)
-            return None
-        save(path, t)
-    _MEMORY[mem_key] = t
-    return t
+    # one build per key however many threads ask (``new`` may decline to build: None)
+    return TABLES.get(("win", key, str(folder)), folder / f"win-{key}.npz",  # i18n: not shown
+                      load, new, save, keep=DISK_TABLES)
 
 
-_BUILDING: dict[str, Any] = {}
+_ASKED: set = set()   # tables whose build this process started (one attempt each)
 
 
 def table_if_ready(rules: Any = "bones", **over):
     """The table if it is in memory or in the cache folder; otherwise None, after starting
-    one build in a separate process (so a web page never waits for it, nor shares its CPU
-    time with the page's thread); a later call finds the file it writes. Environment
-    ``DICELAB_WIN_BUILD=off``: no build is started."""
+    one build in the shared worker (``odds.worker``: a process at the lowest priority, so a web
+    page never waits for it, nor shares its CPU time with the page's thread); a later call
+    finds it. Environment ``DICELAB_WIN_BUILD=off``: no build is started."""
     r = win_rules(rules, **over)
-    code = ("from dicelab.odds import win; "  # i18n: not shown
-            f"win.table(win.WinRules({r.preset!r}, {r.choose_keepers!r}, {r.min_on_board!r}, "
-            f"{r.target!r}), progress=False)")
-    return ready_table(r.key, lambda p: _load(p, r), code)
+    return ready_table(r.key, lambda p: _load(p, r), partial(write_table, table, r))
 
 
-def ready_table(key: str, load, code: str):
-    """``table_if_ready`` for the table of ``key``: ``load(path)`` reads its file, ``code``
-    (Python) builds it in another process."""
-    import subprocess
-    import sys
+def write_table(make, rules) -> None:
+    """``make(rules)``'s table built into the cache folder (in the worker process: the table
+    itself stays there, the server reads the file)."""
+    make(rules, progress=False)
+
+
+def ready_table(key: str, load, build):
+    """``table_if_ready`` for the table of ``key``: ``load(path)`` reads its file, ``build()``
+    (picklable: it runs in the worker process, as ``write_table``) writes it."""
+    from .worker import WORKER, run_elsewhere
 
     folder = cache_dir()
-    mem_key = f"{key}@{folder}"
-    if mem_key in _MEMORY:
-        return _MEMORY[mem_key]
+    mem_key = ("win", key, str(folder))
+    t = TABLES.peek(mem_key)
+    if t is not None or WORKER.position(mem_key) is not None:
+        return t
     path = folder / f"win-{key}.npz"  # i18n: not shown
-    proc = _BUILDING.get(mem_key)
-    if path.exists() and (proc is None or proc.poll() is not None):
-        t = load(path)
+    if path.exists():
+        t = TABLES.get(mem_key, path, load, lambda: None)   # read it, never build it here
         if t is not None:
-            _MEMORY[mem_key] = t
             return t
-    if proc is None and config.value("DICELAB_WIN_BUILD") != "off":
-        # one attempt per process: a failed build is not retried in a loop
-        _BUILDING[mem_key] = subprocess.Popen([sys.executable, "-c", code],
-                                              stdout=subprocess.DEVNULL,
-                                              stderr=subprocess.DEVNULL)
+    if mem_key not in _ASKED and config.value("DICELAB_WIN_BUILD") != "off":
+        try:
+            WORKER.submit(mem_key, lambda: run_elsewhere(build), lambda result: None)
+            _ASKED.add(mem_key)   # one attempt per process: a failed build is not retried
+        except RuleError:         # the queue is full: asked again at the next readout
+            pass
     return None
 
 
-def read_with_meta(path: Path, *names: str) -> tuple[dict, dict]:
-    """The named arrays of a table file and its JSON ``meta`` ({} and {} if unreadable)."""
-    z = load_npz(path, "meta", *names)
-    try:
-        meta = json.loads(str(z["meta"])) if z is not None else {}
-    except (ValueError, TypeError):
-        meta = {}
-    return (z or {}), (meta if isinstance(meta, dict) else {})
+read_with_meta = load_with_meta   # (win_thousand reads its files with it too)
 
 
 def _new(r: WinRules, progress: bool) -> WinTable:

@@ -41,7 +41,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -563,17 +563,9 @@ def table_for_play(rules: Any, wait: bool = True) -> ThousandWinTable | None:
 
 def table_if_ready(rules: Any = "thousand", **over) -> ThousandWinTable | None:
     """The table if it is in memory or in the cache folder; otherwise None, after starting
-    one build in another process (as ``win.table_if_ready``)."""
+    one build in the shared worker (as ``win.table_if_ready``)."""
     tr = thousand_win_rules(rules, **over)
-    f = tr.five
-    code = ("from dicelab.odds import win_thousand as w; "  # i18n: not shown
-            "from dicelab.rules.fivedice "
-            f"import FiveDiceRules as F; w.table(w.ThousandWinRules(F('thousand', "
-            f"opening={f.opening!r}, pits={f.pits!r}, barrel={f.barrel!r}, "
-            f"target={f.target!r}, barrel_attempts={f.barrel_attempts!r}, "
-            f"barrel_fall={f.barrel_fall!r}, bolts_per_penalty={f.bolts_per_penalty!r}, "
-            f"bolt_penalty={f.bolt_penalty!r}), {tr.floor!r}), progress=False)")
-    return _win.ready_table(tr.key, lambda p: _load(p, tr), code)
+    return _win.ready_table(tr.key, lambda p: _load(p, tr), partial(_win.write_table, table, tr))
 
 
 def _new(tr: ThousandWinRules, progress: bool) -> ThousandWinTable:

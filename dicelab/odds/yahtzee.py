@@ -11,9 +11,12 @@ Backward induction runs over the number of open boxes, all states of one count t
 a turn the classic chain is solved on the 252 sorted outcomes of five dice and the 462 keeps:
 the final roll goes in its best box (options from ``rules.yahtzee.scoring_options``); a keep's
 value is the average over one more die, added one die at a time; a roll's value is the best of
-its keeps. Everything is float64, vectorised over states (arrays of shape (keeps, states)).
+its keeps. Everything is float64, vectorised over states (arrays of shape (keeps, states));
+the final roll and the chain run in ``_yahtzee_kernel`` (C) where it is built, else in numpy.
+Tables live in the one cache of solved tables (``cachefile.TABLES``); the official one is also
+shipped in the package (``load_shipped``).
 
-    table = solve("official")            # progress bar once, then a disk cache
+    table = solve("official")            # the shipped table, or a solve with a progress bar
     table.expected_score                 # 254.5877...
     table.value(State(frozenset(BOXES) - {"chance"}, 0, None))
     table.advise(open_boxes, upper_total, yahtzee_box, dice, rerolls_left)
@@ -24,7 +27,6 @@ import json
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
 from itertools import combinations_with_replacement
@@ -41,12 +43,19 @@ from ..rules.yahtzee import (
     BOXES,
     UPPER,
     box_name,
+    options_of_checked,
     scoring_options,
     upper_bonus_due,
     yahtzee_bonus_due,
 )
 from ..settings import YahtzeeSettings
-from .cachefile import load_npz, save_npz
+from .cachefile import TABLES, load_with_meta, save_npz
+from .worker import run_elsewhere
+
+try:  # the turn chain compiled (setup.py; optional: numpy does the same without it)
+    from . import _yahtzee_kernel as _kernel
+except ImportError:  # pragma: no cover - a machine without a C compiler
+    _kernel = None
 
 __all__ = ["FORMAT", "Advice", "State", "YahtzeeTable", "cache_dir", "solve"]
 
@@ -115,6 +124,7 @@ class _Dice:
         self.outcome = {k: i for i, k in enumerate(self.outcomes)}
         self.count = np.array([[o.count(f) for f in range(1, 7)] for o in self.outcomes],
                               dtype=np.intp)  # (252, 6)
+        self.count_c = np.ascontiguousarray(self.count, dtype=np.intc)  # (the compiled kernel)
         self.yahtzee_rows = np.array([self.outcome[(f,) * 5] for f in range(1, 7)])
 
         def add(k, f):
@@ -131,6 +141,17 @@ class _Dice:
             np.array([self.row[k] for k in self.levels[n]]
                      + [self.row[k[:j] + k[j + 1:]] for j in range(n) for k in self.levels[n]],
                      dtype=np.intp) for n in range(1, 6)]
+        # the same steps for the compiled chain: E rows level 4..0 with their six faces' rows;
+        # M rows level 1..5 with their distinct sub-keeps (one die less), CSR
+        self.e_rows = np.array([self.off[n] + i for n in range(4, -1, -1)
+                                for i in range(self.size[n])], dtype=np.intc)
+        self.e_kids = np.array([[self.row[add(k, f)] for f in range(1, 7)]
+                                for n in range(4, -1, -1) for k in self.levels[n]], dtype=np.intc)
+        subs = [[self.row[k[:j] + k[j + 1:]] for j in range(n) if j == 0 or k[j] != k[j - 1]]
+                for n in range(1, 6) for k in self.levels[n]]
+        self.m_rows = np.arange(self.off[1], self.off[6], dtype=np.intc)
+        self.m_ptr = np.cumsum([0] + [len(x) for x in subs], dtype=np.intc)
+        self.m_subs = np.array([r for x in subs for r in x], dtype=np.intc)
 
     @cached_property
     def sub(self) -> list[np.ndarray]:
@@ -156,24 +177,43 @@ class _Block:
     rows, ``rolls``, are the rolls' values."""
 
     def __init__(self, n: int, dtype=np.float64):
-        D = _dice()
         self.n = n
-        self.be = be = np.empty((462, n), dtype)
-        self.tmp = tmp = np.empty((1512, n), dtype)
-        self.w, self.w2 = np.empty((252, n)), np.empty((252, n))
-        self.rolls = be[D.off[5]:]
-        self.e_ops = []  # level 4 .. 0: a keep is the average of it plus one die
+        self.be = np.empty((462, n), dtype)
+        self.rolls = self.be[_dice().off[5]:]
+
+    @cached_property
+    def w(self) -> np.ndarray:  # (the numpy steps' work arrays: only made where used)
+        return np.empty((252, self.n))
+
+    @cached_property
+    def w2(self) -> np.ndarray:
+        return np.empty((252, self.n))
+
+    @cached_property
+    def e_ops(self) -> list:
+        self._ops()
+        return self.e_ops
+
+    @cached_property
+    def m_ops(self) -> list:
+        self._ops()
+        return self.m_ops
+
+    def _ops(self) -> None:
+        D, be, n = _dice(), self.be, self.n
+        tmp = np.empty((1512, n), be.dtype)
+        self.__dict__["e_ops"] = e_ops = []  # level 4 .. 0: a keep is the average of it plus one die
         for lv in range(4, -1, -1):
             k, first = D.size[lv], D.e_faces[lv]
             t = tmp[:(7 - first) * k]
             t3 = list(t.reshape(7 - first, k, n))
             a = be[D.off[lv + 1]:D.off[lv + 1] + k] if first == 2 else t3.pop(0)  # face 1
-            self.e_ops.append((D.e_take[lv], t, a, t3, be[D.off[lv]:D.off[lv + 1]]))
-        self.m_ops = []  # level 1 .. 5: a keep is worth the best of it and its sub-keeps
+            e_ops.append((D.e_take[lv], t, a, t3, be[D.off[lv]:D.off[lv + 1]]))
+        self.__dict__["m_ops"] = m_ops = []  # level 1 .. 5: the best of it and its sub-keeps
         for lv in range(1, 6):
             k = D.size[lv]
             t = tmp[:(lv + 1) * k]
-            self.m_ops.append((D.m_take[lv], t, t.reshape(lv + 1, k, n),
+            m_ops.append((D.m_take[lv], t, t.reshape(lv + 1, k, n),
                                be[D.off[lv]:D.off[lv + 1]]))
 
     def estep(self) -> None:
@@ -196,6 +236,10 @@ class _Block:
 
     def chain(self, rerolls: int) -> None:
         """``rolls``: values of final rolls in, of first rolls (``rerolls`` to go) out."""
+        if _kernel is not None and self.be.dtype == np.float64:
+            D = _dice()
+            _kernel.chain(self.be, rerolls, D.e_rows, D.e_kids, D.m_rows, D.m_ptr, D.m_subs)
+            return
         for _ in range(rerolls):
             self.estep()
             self.mstep()
@@ -207,14 +251,13 @@ def _points() -> np.ndarray:
     return _dice().points
 
 
-@cache
-def _joker_card(mask: int) -> np.ndarray:
+def _joker_card_of(mask: int) -> np.ndarray:
     """(6 faces, 13 boxes) for a card with the Yahtzee box filled, under the forced joker rule:
     the points of five of a face in each box they may fill, -1 where they may not."""
     out = np.full((6, NBOX), -1, dtype=np.int16)
     open_boxes = frozenset(b for b in BOXES if not mask & BIT[b])
     for f in range(6):
-        for b, pts in scoring_options((f + 1,) * 5, open_boxes, 50, True).items():
+        for b, pts in options_of_checked((f + 1,) * 5, open_boxes, 50, True).items():
             out[f, INDEX[b]] = pts
     return out
 
@@ -231,18 +274,29 @@ def _joker_options(jp: np.ndarray) -> np.ndarray:
                            np.where(up > 0, 0.0, NEG)], axis=-2)
 
 
+_joker_card = cache(_joker_card_of)   # (advice: the cards asked about)
+
+
 @cache
-def _joker_tables() -> np.ndarray:
-    """``_joker_options`` of every card (8192 masks; rows without the Yahtzee box unused)."""
+def _joker_cards() -> np.ndarray:
+    """``_joker_card`` of every card (8192 masks; rows without the Yahtzee box unused)."""
     jp = np.full((FULL + 1, 6, NBOX), -1, dtype=np.int16)
     for mask in range(YAHTZEE_BIT, FULL + 1):
         if mask & YAHTZEE_BIT:
-            jp[mask] = _joker_card(mask)
-    return _joker_options(jp)
+            jp[mask] = _joker_card_of(mask)
+    return jp
+
+
+class _AllJokerCards:
+    """``_joker_options`` of the cards asked for, from every card's points (a solve: 1.3 MB
+    kept rather than 7.5 MB of options)."""
+
+    def __getitem__(self, masks) -> np.ndarray:
+        return _joker_options(_joker_cards()[masks])
 
 
 class _JokerCards:
-    """``_joker_tables()[masks]`` for a few cards, computed as they are asked for (advice)."""
+    """``_joker_options`` of a few cards, computed as they are asked for (advice)."""
 
     def __init__(self):
         self.rows: dict[int, np.ndarray] = {}
@@ -308,8 +362,7 @@ class _Rules:
     def states(self, n_open: int):
         """The distinct states with ``n_open`` open boxes, as arrays (mask, y, u), ordered by
         upper boxes first so a block of states shares most of its open boxes."""
-        masks = np.array([m for m in range(FULL + 1) if NBOX - m.bit_count() == n_open],
-                         dtype=np.intp)
+        masks = np.flatnonzero(_open_counts() == n_open)
         masks = masks[np.argsort((masks & 63) * 128 + (masks >> 6), kind="stable")]
         ncls = np.array([len(c) for c in self.classes])
         width = ncls.max()
@@ -326,6 +379,13 @@ class _Rules:
         y = j // nur
         u = cls[m & 63, j % nur]
         return m, y, u
+
+
+@cache
+def _open_counts() -> np.ndarray:
+    """The number of open boxes of every mask."""
+    bits = (np.arange(FULL + 1)[:, None] >> np.arange(NBOX)) & 1
+    return NBOX - bits.sum(axis=1)
 
 
 class _Level:
@@ -347,7 +407,7 @@ class _Solver:
                  all_cards: bool = True):
         self.r = rules
         self.D = _dice()
-        self.Sf = _points().astype(np.float64)
+        self.Sf = np.ascontiguousarray(_points(), dtype=np.float64)
         self.slices = {}  # a box's scoring rolls, one slice in _Dice's order
         for b in PATTERN_BOXES + (YAHTZEE,):
             rows = np.flatnonzero(self.Sf[b] > 0)
@@ -357,7 +417,7 @@ class _Solver:
         assert (yr == np.arange(self.slices[YAHTZEE].start, 252)).all()
         self.JP = None
         if rules.joker:  # every card for a solve; only those asked about for advice
-            self.JP = _joker_tables() if all_cards else _JokerCards()
+            self.JP = _AllJokerCards() if all_cards else _JokerCards()
         self.ybonus = np.array([yahtzee_bonus_due((f,) * 5, 50, rules.yahtzee_bonus)
                                 for f in range(1, 7)], dtype=np.float64)[:, None]
         self.dtype = np.dtype(dtype)
@@ -412,20 +472,15 @@ class _Solver:
         """(252, j - i) into ``out``: each final roll of states i..j scored in its best box."""
         zero = L.zero[i:j]
         shut = L.shut
-        if not shut & BIT["chance"]:
+        if _kernel is not None and out.dtype == np.float64 and out.flags.c_contiguous:
+            _kernel.final(out, self.Sf, self.D.count_c, L.lower, L.y50, L.G, L.zero, i, shut)
+        elif not shut & BIT["chance"]:
             np.add(self.Sf[CHANCE][:, None], L.lower[CHANCE - 6, i:j], out=out)
             np.maximum(out, zero, out=out)
         else:
             out[:] = zero
-        for b, sl in self.slices.items():
-            if not shut & (1 << b):
-                c = L.y50 if b == YAHTZEE else L.lower[b - 6]
-                np.add(self.Sf[b][sl, None], c[i:j], out=tmp[sl])
-                np.maximum(out[sl], tmp[sl], out=out[sl])
-        for g in range(6):
-            if not shut & (1 << g):
-                np.take(L.G[g][:, i:j], self.D.count[:, g], axis=0, out=tmp, mode="clip")
-                np.maximum(out, tmp, out=out)
+        if _kernel is None or out.dtype != np.float64 or not out.flags.c_contiguous:
+            self._final_roll_numpy(L, i, j, out, tmp)
         ys = self.slices[YAHTZEE]
         if L.jsel is not None:
             a, b = np.searchsorted(L.jsel, (i, j))
@@ -438,6 +493,20 @@ class _Solver:
             if len(sel):
                 out[np.ix_(self.D.yahtzee_rows, sel)] += self.ybonus
         return out
+
+    def _final_roll_numpy(self, L: _Level, i: int, j: int, out: np.ndarray,
+                          tmp: np.ndarray) -> None:
+        """The pattern and upper boxes of ``final_roll`` (chance and zero already in ``out``)."""
+        shut = L.shut
+        for b, sl in self.slices.items():
+            if not shut & (1 << b):
+                c = L.y50 if b == YAHTZEE else L.lower[b - 6]
+                np.add(self.Sf[b][sl, None], c[i:j], out=tmp[sl])
+                np.maximum(out[sl], tmp[sl], out=out[sl])
+        for g in range(6):
+            if not shut & (1 << g):
+                np.take(L.G[g][:, i:j], self.D.count[:, g], axis=0, out=tmp, mode="clip")
+                np.maximum(out, tmp, out=out)
 
     def block(self, L: _Level, i: int, j: int, blk: _Block) -> np.ndarray:
         """Values at the start of the turn of states i..j."""
@@ -458,9 +527,10 @@ class _Solver:
 
     def solve(self, max_open: int = NBOX, progress: bool = False, threads: int | None = None):
         r = self.r
-        levels = [r.states(k) for k in range(1, max_open + 1)]
-        total = sum(len(m) for m, _, _ in levels)
-        threads = threads or min(4, os.cpu_count() or 1)
+        # one level's states at a time (all of them at once: 8 MB more at the peak)
+        levels = (r.states(k) for k in range(1, max_open + 1))
+        total = sum(len(r.states(k)[0]) for k in range(1, max_open + 1)) if progress else None
+        threads = threads or 1   # (more: less wall time, more CPU and memory in all)
         local = threading.local()
 
         from tqdm.auto import tqdm
@@ -655,11 +725,8 @@ class YahtzeeTable:
 
 
 # ----- solve and cache --------------------------------------------------------------------------
-MEMORY_TABLES = 4   # solved tables kept in memory (LRU): each is 8-14 MB of values
 DISK_TABLES = 12    # table files kept in a cache folder (least recently used removed first)
-_MEMORY: OrderedDict[str, YahtzeeTable] = OrderedDict()
-_SOLVING: dict[str, threading.Lock] = {}  # one solve per rules at a time: others wait for it
-_GUARD = threading.Lock()
+_MEMORY = TABLES    # (tests clear it) the one cache of solved tables: odds.cachefile
 
 
 def _rules_of(settings: YahtzeeSettings) -> _Rules:
@@ -692,50 +759,36 @@ def cache_dir() -> Path:
 
 
 def solve(settings_or_preset: YahtzeeSettings | str = "official", progress: bool = True,
-          cache: bool | str | os.PathLike = True) -> YahtzeeTable:
+          cache: bool | str | os.PathLike = True, elsewhere: bool = False) -> YahtzeeTable:
     """The optimal-play table of these rules (a YahtzeeSettings or a preset name).
 
     Solved on first use (a few seconds; a progress bar with ``progress``), then kept in memory
     and in a file under the user cache dir (``cache=True``), another folder (``cache=path``), or
     nowhere (``cache=False``: always solved afresh, nothing read or written). Rules that differ
-    only in settings the values do not depend on share one table.
+    only in settings the values do not depend on share one table. ``elsewhere``: a solve runs in
+    this thread's worker process (``odds.worker.run_elsewhere``: a ``WORKER`` job's).
     """
     settings = _settings(settings_or_preset)
     rules = _rules_of(settings)
-    key = rules.key
-    if cache is not False:
-        folder = cache_dir() if cache is True else Path(cache)
-        path = folder / f"yahtzee-{key}.npz"  # i18n: not shown
-        with _GUARD:
-            lock = _SOLVING.setdefault(key, threading.Lock())
-        with lock:  # identical work is done once: a second caller waits and reads the result
-            with _GUARD:
-                table = _MEMORY.get(key)
-            if table is None:
-                table = _load(path, settings, rules)
-            else:
-                _touch(path)  # recently used, on disk too
-            if table is None:
-                table = YahtzeeTable(settings, _Solver(rules).solve(progress=progress))
-                _save(path, table, rules)
-                _prune(folder)
-            with _GUARD:
-                _MEMORY[key] = table
-                _MEMORY.move_to_end(key)
-                while len(_MEMORY) > MEMORY_TABLES:
-                    _MEMORY.popitem(last=False)
-        return table
-    return YahtzeeTable(settings, _Solver(rules).solve(progress=progress))
+    if cache is False:
+        return YahtzeeTable(settings, _Solver(rules).solve(progress=progress))
+    folder = cache_dir() if cache is True else Path(cache)
+    return TABLES.get(  # identical work is done once: a second caller waits and reads the result
+        ("yahtzee", rules.key, str(folder)), folder / f"yahtzee-{rules.key}.npz",  # i18n: not shown
+        lambda p: _load(p, settings, rules) or load_shipped(settings),
+        lambda: YahtzeeTable(settings, run_elsewhere(solved_values, settings) if elsewhere
+                             else _Solver(rules).solve(progress=progress)),
+        lambda p, t: _save(p, t, rules), keep=DISK_TABLES)
+
+
+def solved_values(settings: YahtzeeSettings) -> np.ndarray:
+    """The values of these rules solved afresh (what a worker process sends back)."""
+    return _Solver(_rules_of(settings)).solve()
 
 
 def cached(settings_or_preset: YahtzeeSettings | str = "official") -> YahtzeeTable | None:
     """The table of these rules if it is in memory now (no solve, no file read), else None."""
-    key = _rules_of(_settings(settings_or_preset)).key
-    with _GUARD:
-        table = _MEMORY.get(key)
-        if table is not None:
-            _MEMORY.move_to_end(key)
-        return table
+    return TABLES.peek(("yahtzee", _rules_of(_settings(settings_or_preset)).key, str(cache_dir())))
 
 
 def rules_key(settings_or_preset: YahtzeeSettings | str = "official") -> str:
@@ -743,37 +796,68 @@ def rules_key(settings_or_preset: YahtzeeSettings | str = "official") -> str:
     return _rules_of(_settings(settings_or_preset)).key
 
 
-def _prune(folder: Path) -> None:
-    """Keep the DISK_TABLES most recently used table files of a cache folder."""
-    try:
-        files = sorted(folder.glob("yahtzee-*.npz"), key=lambda f: f.stat().st_mtime)
-        for old in files[:-DISK_TABLES]:
-            old.unlink(missing_ok=True)
-    except OSError:
-        pass  # a read-only or shared folder: only costs disk
-
-
 def _load(path: Path, settings, rules: _Rules) -> YahtzeeTable | None:
-    z = load_npz(path, "meta", "values")
-    if z is None:
-        return None
-    try:
-        meta = json.loads(str(z["meta"]))
-    except ValueError:
+    z, meta = load_with_meta(path, "values")
+    if not z:
         return None
     values = z["values"]
     if meta.get("key") != rules.key or values.shape != ((FULL + 1) * rules.Y * rules.U,):
         return None
-    _touch(path)
     return YahtzeeTable(settings, values)
 
 
-def _touch(path: Path) -> None:
-    """Mark a table file recently used (pruned last)."""
-    try:
-        os.utime(path)
-    except OSError:
-        pass
+# ----- tables shipped in the package: the first readout of a fresh install needs no solve ----------
+SHIPPED = Path(__file__).with_name("data")
+CHECK_CARDS = 6    # a shipped table is checked at every state of 6 cards of each level
+
+
+def _state_rows(rules: _Rules) -> np.ndarray:
+    """Where the values of the states with open boxes are in ``V``, level by level."""
+    return np.concatenate([rules.index(*rules.states(k)) for k in range(1, NBOX + 1)])
+
+
+def ship(settings_or_preset: YahtzeeSettings | str = "official", folder: Path = SHIPPED) -> Path:
+    """Solve these rules and write the table the package ships (maintainers: run after any change
+    to the rules or the solver; the package checks it on every load)."""
+    settings = _settings(settings_or_preset)
+    rules = _rules_of(settings)
+    V = _Solver(rules).solve()
+    path = folder / f"yahtzee-{rules.key}.npz"  # i18n: not shown
+    folder.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, values=V[_state_rows(rules)],
+                        meta=np.array(json.dumps({"key": rules.key, "format": FORMAT})))
+    return path
+
+
+def load_shipped(settings_or_preset: YahtzeeSettings | str = "official",
+                 folder: Path = SHIPPED) -> YahtzeeTable | None:
+    """The table shipped in the package for these rules, if there is one and it still matches
+    the rules and the solver: its meta, its size, and the values of ``CHECK_CARDS`` cards of each
+    level (all their upper totals) solved again from the shipped values below them (to 1e-9)."""
+    settings = _settings(settings_or_preset)
+    rules = _rules_of(settings)
+    z, meta = load_with_meta(folder / f"yahtzee-{rules.key}.npz", "values")  # i18n: not shown
+    if not z:
+        return None
+    rows, values = _state_rows(rules), z["values"]
+    if (meta.get("key") != rules.key
+            or meta.get("format") != FORMAT or values.shape != rows.shape
+            or values.dtype != np.float64 or not np.isfinite(values).all()):
+        return None
+    V = np.full((FULL + 1) * rules.Y * rules.U, np.nan)
+    V[rules.index(FULL, np.arange(rules.Y)[:, None], np.arange(rules.U))] = 0.0
+    V[rows] = values
+    sv = _Solver(rules, V, all_cards=False)
+    for k in range(1, NBOX + 1):
+        m, y, u = rules.states(k)
+        cards = np.unique(m)
+        pick = np.isin(m, cards[::max(1, len(cards) // CHECK_CARDS)])
+        m, y, u = m[pick], y[pick], u[pick]
+        L = sv.level(m, y, u)
+        again = sv.block(L, 0, len(m), _Block(len(m)))
+        if not np.allclose(again, V[rules.index(m, y, u)], rtol=0, atol=1e-9):
+            return None
+    return YahtzeeTable(settings, V)
 
 
 def _save(path: Path, table: YahtzeeTable, rules: _Rules) -> None:

@@ -118,7 +118,7 @@ class Pacer:
             self._heard(RoomEvent(key, "room"))  # look again
         try:
             WORKER.submit(rules,
-                          lambda: yahtzee.solve(settings, progress=False), done)
+                          lambda: yahtzee.solve(settings, progress=False, elsewhere=True), done)
         except RuleError:  # the worker's queue is full: look again later
             self._heard(RoomEvent(key, "room"))
             return True

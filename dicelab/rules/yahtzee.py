@@ -76,8 +76,13 @@ def scoring_options(dice, open_boxes, yahtzee_box: int | None, joker: bool) -> d
     With ``joker`` (forced joker rule), a Yahtzee with the Yahtzee box filled must go in its upper
     box if open; else in any open lower box at full value; else zero in an open upper box.
     """
-    dice = check_dice(dice, 5)
-    raw = dict(zip(BOXES, _boxes_sorted(tuple(sorted(dice)))))
+    return options_of_checked(tuple(sorted(check_dice(dice, 5))), open_boxes, yahtzee_box, joker)
+
+
+def options_of_checked(dice: tuple[int, ...], open_boxes, yahtzee_box: int | None,
+                       joker: bool) -> dict[str, int]:
+    """``scoring_options`` of dice already checked and sorted (the solver asks 25,000 times)."""
+    raw = dict(zip(BOXES, _boxes_sorted(dice)))
     opened = set(open_boxes)
     open_boxes = [b for b in BOXES if b in opened]
     if not (joker and yahtzee_box is not None and is_yahtzee(dice)):

@@ -238,7 +238,8 @@ def _yahtzee_table(mod, game, play):
     key = mod.rules_key(settings)
     if WORKER.position(key) is None or play.solve_asked != key:
         try:
-            WORKER.submit(key, lambda: mod.solve(settings, progress=False), done)
+            WORKER.submit(key, lambda: mod.solve(settings, progress=False, elsewhere=True),
+                          done)
         except RuleError as exc:
             return exc
         play.ask_solve(key)

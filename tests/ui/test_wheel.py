@@ -95,6 +95,10 @@ def test_wheel_carries_every_package_file(wheel):
     missing = [f for f in tracked_package_files() if f not in names]
     assert not missing, f"the wheel lacks {missing}: add them to package-data in pyproject.toml"
     assert {"dicelab/ui/tray.js", "dicelab/ui/card.css"} <= names
+    # the solved official Yahtzee table (a fresh install's first readout needs no solve), and a
+    # wheel that stays small with it
+    assert "dicelab/odds/data/yahtzee-v1-r2-ub35-t63-yb100-j1.npz" in names
+    assert wheel.stat().st_size <= 20e6
     meta = next(n for n in names if n.endswith(".dist-info/METADATA"))
     text = zipfile.ZipFile(wheel).read(meta).decode()
     assert "Requires-Dist: panel" in text and 'extra == "notebook"' in text

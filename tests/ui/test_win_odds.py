@@ -61,13 +61,30 @@ def test_two_seat_panel_shows_the_chance_to_win_and_the_contrast(cache):
 
 
 def test_panel_waits_for_a_table_being_built(cache, monkeypatch):
-    started = []
-    monkeypatch.setattr("subprocess.Popen", lambda *a, **k: started.append(a) or _Never())
+    import threading
+    import time
+
+    from dicelab.odds import worker
+
+    started, release = [], threading.Event()
+
+    def build_elsewhere(build):   # the worker process's part, held until the test ends
+        started.append(build)
+        release.wait(30)
+    monkeypatch.setattr(worker, "run_elsewhere", build_elsewhere)
     monkeypatch.delenv("DICELAB_WIN_BUILD", raising=False)
     game = dicelab.new_game("bones", ["Ann", "Bob"], seed=1, target=1500, min_on_board=300)
     _decide(game, 0, (600, 950), 400, 2)
-    text = OddsPanel(play=Play(game))._text.object
-    assert "the exact table is being built" in text and len(started) == 1
+    try:
+        text = OddsPanel(play=Play(game))._text.object
+        assert "the exact table is being built" in text
+        assert "the exact table is being built" in OddsPanel(play=Play(game))._text.object
+        end = time.monotonic() + 10
+        while not started and time.monotonic() < end:
+            time.sleep(0.01)
+        assert len(started) == 1   # one build, in the shared worker, however many pages ask
+    finally:
+        release.set()
 
 
 class _Never:
