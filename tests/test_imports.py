@@ -152,3 +152,18 @@ def test_each_module_imports_first_in_a_fresh_interpreter():
     for name in sorted(MODULES):
         done = import_in_fresh_python([name])
         assert done.returncode == 0, (name, done.stderr[-2000:])
+
+
+def test_ui_is_a_lazy_attribute():
+    """``import dicelab`` loads no Panel (the CLI stays quick), and ``dicelab.ui.DiceTray(g)``
+    works after it, as the README writes it."""
+    code = ("import sys, dicelab\n"
+            "heavy = sorted(m for m in ('panel', 'bokeh', 'dicelab.ui') if m in sys.modules)\n"
+            "assert heavy == [], heavy\n"
+            "tray = dicelab.ui.DiceTray(dicelab.new_game('bones', ['Ann', 'Bob'], seed=1))\n"
+            "assert type(tray).__name__ == 'DiceTray' and 'panel' in sys.modules\n"
+            "try:\n    dicelab.no_such_name\nexcept AttributeError:\n    pass\n"
+            "else:\n    raise AssertionError('dicelab.no_such_name')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
