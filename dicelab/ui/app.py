@@ -9,6 +9,7 @@ import unicodedata
 
 import panel as pn
 import panel_material_ui as pmui
+from bokeh.settings import settings as bokeh_settings
 
 from .. import i18n
 from ..errors import RuleError
@@ -41,10 +42,7 @@ __all__ = ["DicelabApp", "KeyBridge", "SeatSpec", "SettingsDrawer", "StartScreen
 
 # The template's loader covers the page until Bokeh reports it ready: changes made before that
 # can be lost, so it stays (closed drawers and dialogs, which never report, are made lazily).
-PAGE_CSS = """
-html, body { overflow-x: hidden; }
-"""
-
+PAGE_CSS = "html, body { overflow-x: hidden; }"
 
 # Colours that follow the page's theme switch (not only the browser's preference): custom
 # properties inherit into every component's shadow root; components fall back to the media query.
@@ -120,7 +118,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
         self.play: Play | None = None
         self._start_screen: StartScreen | None = None  # (start_screen makes it)
         self._rules_slot = pn.Column(sizing_mode="stretch_width", margin=0)
-        self.drawer = SettingsDrawer(self.prefs, self.records)
+        self.drawer = SettingsDrawer(self.prefs, self.records, lazy=True)
         self._wanted_room = _arg("room")  # a room's link opens on the room
         first = (pn.pane.HTML("<p>" + _("Opening {room}…", room=pn.util.escape(
             self._wanted_room)) + "</p>") if self._wanted_room else self.start_screen)
@@ -388,6 +386,8 @@ def _unlink_busy(page) -> None:
 
 def create_app(records_path=None, lang: str | None = None) -> pmui.Page:
     """A fresh app (call once per session); ``lang``: its language (else the page's)."""
+    # served: no check of each of a page's ~700 Bokeh callbacks' signatures (10% of its CPU)
+    bokeh_settings.perform_error_diagnostics.set_value(False)
     return DicelabApp(records_path=records_path, lang=lang).__panel__()
 
 
