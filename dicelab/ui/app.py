@@ -118,7 +118,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
         self.play: Play | None = None
         self._start_screen: StartScreen | None = None  # (start_screen makes it)
         self._rules_slot = pn.Column(sizing_mode="stretch_width", margin=0)
-        self.drawer = SettingsDrawer(self.prefs, self.records, lazy=True)
+        self.drawer = SettingsDrawer(self.prefs, self.records)
         self._wanted_room = _arg("room")  # a room's link opens on the room
         first = (pn.pane.HTML("<p>" + _("Opening {room}…", room=pn.util.escape(
             self._wanted_room)) + "</p>") if self._wanted_room else self.start_screen)

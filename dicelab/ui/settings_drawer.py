@@ -28,9 +28,7 @@ class SettingsDrawer(pn.viewable.Viewer):
 
     play = param.ClassSelector(class_=Play, allow_None=True)
 
-    def __init__(self, prefs: Prefs, records: RecordStore, lazy: bool = False, **params):
-        """``lazy``: its widgets are made when it is first shown (the app's drawer: most pages
-        never open it, and its widgets were a third of what making a page cost)."""
+    def __init__(self, prefs: Prefs, records: RecordStore, **params):
         super().__init__(**params)
         self.prefs, self.records = prefs, records
         self._game_box = pn.Column(sizing_mode="stretch_width")
@@ -40,14 +38,11 @@ class SettingsDrawer(pn.viewable.Viewer):
         self.top: list = []  # what the app puts first (the language menu)
         self._made: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._variant = "bones"
-        self._drawn = not lazy
-        records.param.watch(lambda *__: self._drawn and self._draw_records(), "changed")
+        records.param.watch(lambda *__: self._draw_records(), "changed")
         self.relabel()
 
     def relabel(self):
-        """Every word again in the page's language (a drawer not shown yet: when shown)."""
-        if not self._drawn:
-            return
+        """Every word again in the page's language."""
         self._draw_game()
         self._draw_records()
         self._draw_prefs()
@@ -56,9 +51,8 @@ class SettingsDrawer(pn.viewable.Viewer):
     def _new_play(self):
         if self.play is not None:
             self._variant = self.play.variant
-        if self._drawn:
-            self._draw_game()
-            self._draw_records()
+        self._draw_game()
+        self._draw_records()
 
     def _draw_game(self):
         p = self.play
@@ -152,8 +146,5 @@ class SettingsDrawer(pn.viewable.Viewer):
                                    *self._prefs.values()]
 
     def __panel__(self):
-        if not self._drawn:
-            self._drawn = True
-            self.relabel()
         return pn.Column(*self.top, self._game_box, self._prefs_box, self._records_box,
                          sizing_mode="stretch_width", styles={"padding": "8px"})
