@@ -10,7 +10,9 @@ measured in the same run.
   sessions are bokeh.client sessions that report the page ready as a browser does): the
   server's memory (RSS) and CPU per opened session, from 10 sessions to ``--sessions``.
 - First page: the first session opened after the server starts listening, and later pages
-  (median of 5, each closed after), against ``panel serve`` of a trivial app (one line).
+  (median of 5, each closed after), against ``panel serve`` of a trivial app (one line). These
+  times include this client decoding the page's document in Python (a browser's JavaScript
+  does that part faster), so they weigh a big page more than a browser's load time does.
 Goals: 5 MB a cell, 1 MB a view, 1.5 MB and 0.15 s a session, first page 1.3x, later 3x.
 """
 from __future__ import annotations
