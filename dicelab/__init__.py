@@ -52,6 +52,16 @@ __all__ = ["score", "yahtzee_boxes", "RollScore", "RuleError", "Roll", "Stand", 
            "VARIANTS", "app", "notebook"]
 
 
+def __getattr__(name: str):
+    """``dicelab.ui`` (the Panel views) is imported on first use: ``import dicelab`` stays
+    light for the command line, and ``dicelab.ui.DiceTray(game)`` works after it."""
+    if name == "ui":
+        import importlib
+
+        return importlib.import_module(".ui", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def review(game, seat: str | None = None):
     """What each decision of ``game`` (a Game or a saved game's JSON) cost: a
     ``dicelab.coach.Review`` (a table in a notebook)."""

@@ -291,7 +291,7 @@ def private_attributes() -> list[tuple[str, str]]:
 # library renames it), namedtuple's public _fields/_replace, and uses in files other helpers
 # are changing now (lab/playout_worker.py, lab/win_live.py: issue 37; ui/records.py: issue 33)
 PRIVATE_ATTRIBUTES = {
-    ("dicelab.ui.app", "pn.state._param__private"), ("dicelab.ui.table", "o._param__private"),
+    ("dicelab.ui.session", "pn.state._param__private"), ("dicelab.ui.table", "o._param__private"),
     ("dicelab.ui.notebook", "pn.extension._loaded"), ("dicelab.ui.wire", "protocol._messages"),
     ("dicelab.ui.wire", "connection._socket"), ("dicelab.ui.wire", "models._new_models"),
     ("dicelab.lab.win", "turn.Standing._fields"), ("dicelab.rules.fivedice", "p._replace"),
@@ -316,3 +316,16 @@ def test_no_object_private_attribute_is_used_from_outside():
     dicts = [name for name, (path, _pkg) in MODULES.items() if name.startswith("dicelab.ui")
              and "play.__dict__" in path.read_text()]
     assert dicts == []
+def test_ui_is_a_lazy_attribute():
+    """``import dicelab`` loads no Panel (the CLI stays quick), and ``dicelab.ui.DiceTray(g)``
+    works after it, as the README writes it."""
+    code = ("import sys, dicelab\n"
+            "heavy = sorted(m for m in ('panel', 'bokeh', 'dicelab.ui') if m in sys.modules)\n"
+            "assert heavy == [], heavy\n"
+            "tray = dicelab.ui.DiceTray(dicelab.new_game('bones', ['Ann', 'Bob'], seed=1))\n"
+            "assert type(tray).__name__ == 'DiceTray' and 'panel' in sys.modules\n"
+            "try:\n    dicelab.no_such_name\nexcept AttributeError:\n    pass\n"
+            "else:\n    raise AssertionError('dicelab.no_such_name')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]

@@ -57,6 +57,8 @@ CELLS = [
     "print(json.dumps({'played': h.version, 'person_or_over': h.is_over or h.current_player"
     " == 1, 'tray_roll_id': t2._view.shown['roll_id'], 'rolls': sum(1 for e in events"
     " if e.data.get('dice') is not None)}))",
+    # 5: the whole app
+    "dicelab.app()",
 ]
 
 
@@ -124,6 +126,19 @@ def test_play_computers_in_the_background(executed):
     done = printed(executed.cells[4])
     assert done["played"] > 0 and done["person_or_over"]
     assert done["tray_roll_id"] == done["rolls"] > 0
+
+
+def test_notebook_weight(executed):
+    """Issue 38: ``dicelab.app()``'s cell, with the front end it loads, at most 5 MB of a saved
+    notebook (inline, offline), each view shown after the front end at most 1 MB
+    (panel-material-ui's bundle travels once, not in each of its components: 50 MB and 1.7 MB
+    before)."""
+    size = [len(json.dumps(c.outputs)) for c in executed.cells]
+    assert size[5] <= 5_000_000, size
+    views = [len(json.dumps(o)) for o in executed.cells[1].outputs
+             if "dicelab" in o.get("data", {}).get("text/plain", "")]
+    assert len(views) == 3 and max(views) <= 1_000_000, views
+    assert "dicelab app" in outputs_text(executed.cells[5])
 
 
 @pytest.mark.skipif(not os.environ.get("DICELAB_SLOW"), reason="slow: set DICELAB_SLOW=1")

@@ -8,6 +8,7 @@ import unicodedata
 
 import panel as pn
 import panel_material_ui as pmui
+from bokeh.settings import settings as bokeh_settings
 
 from .. import config
 from .. import i18n
@@ -25,7 +26,7 @@ from .records import RecordStore
 from .room import RoomScreen
 from .score_card import CardView
 from .seat_keeper import SeatKeeper
-from .session import calm_gc, keep_flushing, one_message
+from .session import calm_gc, keep_flushing, one_message, unlink_busy
 from .settings_drawer import SettingsDrawer
 from .start import SeatSpec, StartScreen
 from .switch_player import SwitchPlayer
@@ -41,10 +42,7 @@ __all__ = ["DicelabApp", "KeyBridge", "SeatSpec", "SettingsDrawer", "StartScreen
 
 # The template's loader covers the page until Bokeh reports it ready: changes made before that
 # can be lost, so it stays (closed drawers and dialogs, which never report, are made lazily).
-PAGE_CSS = """
-html, body { overflow-x: hidden; }
-"""
-
+PAGE_CSS = "html, body { overflow-x: hidden; }"
 
 # Colours that follow the page's theme switch (not only the browser's preference): custom
 # properties inherit into every component's shadow root; components fall back to the media query.
@@ -163,7 +161,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
             contextbar=[], contextbar_width=340, sidebar=[],
             theme_toggle=True, raw_css=[PAGE_CSS], stylesheets=[PAGE_THEME_CSS])
         self.page.param.watch(self._dark_theme, "dark_theme")
-        _unlink_busy(self.page)
+        unlink_busy(self.page)
 
     @property
     def start_screen(self) -> StartScreen:
@@ -374,35 +372,16 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
         return self.page
 
 
-def _unlink_busy(page) -> None:
-    """A pmui Page follows ``pn.state.busy``, which is the whole server's: every event of any
-    session flipped it, and each flip ran a watcher on every Page in the process (and kept
-    pages of closed sessions alive). In a classroom that is O(sessions) work per click, and
-    everyone's busy bar flashed at every click of anyone. A plain value and no watcher."""
-    from panel.util import edit_readonly
-
-    with edit_readonly(page):
-        page.busy = False
-    for w in list(pn.state._param__private.watchers.get("busy", {}).get("value", [])):
-        if getattr(getattr(w.fn, "__self__", None), "self", None) is page:
-            pn.state.param.unwatch(w)
-
-
 def create_app(records_path=None, lang: str | None = None) -> pmui.Page:
     """A fresh app (call once per session); ``lang``: its language (else the page's). A
-    served session over the limits of ``gate.admit`` gets a page saying why instead (cheap),
-    and one whose page never finishes loading is closed (``DICELAB_LOAD_TIMEOUT``)."""
+    served session over the limits of ``gate.admit`` gets a page saying why instead."""
     from . import gate
 
-    doc = served_doc()
-    if doc is not None:
-        why = gate.admit(doc)
-        if why is not None:
-            return pn.pane.HTML(f"<p>{pn.util.escape(why)}</p>", margin=20,
-                                styles={"font-size": "1.15rem"})
-        pn.state.on_session_destroyed(gate.closed)
-        sid = doc.session_context.id
-        gate.close_unless_loaded(doc, lambda: calm_gc.has_loaded(sid))
+    refusal = gate.session_opened(served_doc(), calm_gc.has_loaded)
+    if refusal is not None:
+        return refusal
+    # served: no check of each of a page's ~700 Bokeh callbacks' signatures (10% of its CPU)
+    bokeh_settings.perform_error_diagnostics.set_value(False)
     return DicelabApp(records_path=records_path, lang=lang).__panel__()
 
 

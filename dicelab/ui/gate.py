@@ -243,6 +243,24 @@ def session_address(doc) -> str:
     return getattr(request, "remote_ip", None) or ""
 
 
+def session_opened(doc, has_loaded):
+    """For a served session (``doc``; None in a notebook): None when admitted (it is then
+    closed unless ``has_loaded(session id)`` within ``DICELAB_LOAD_TIMEOUT``), else a cheap
+    page saying why it is refused."""
+    import panel as pn
+
+    if doc is None:
+        return None
+    why = admit(doc)
+    if why is not None:
+        return pn.pane.HTML(f"<p>{pn.util.escape(why)}</p>", margin=20,
+                            styles={"font-size": "1.15rem"})
+    pn.state.on_session_destroyed(closed)
+    sid = doc.session_context.id
+    close_unless_loaded(doc, lambda: has_loaded(sid))
+    return None
+
+
 def admit(doc) -> str | None:
     """For a session being made: None when it may open (it is then counted until it is
     destroyed), else why not (shown on its page)."""
