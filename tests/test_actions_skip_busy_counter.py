@@ -35,8 +35,9 @@ def _busy_touched(fn) -> int:
 def test_keys_dice_and_buttons_skip_the_busy_counter():
     doc = Document()
     keys, toggled, clicks = [], [], []
-    bridge = KeyBridge(on_key=keys.append)
-    tray = TrayView(on_toggle=toggled.append)
+    # each callback gets what was pressed and the mark the page showed (None here)
+    bridge = KeyBridge(on_key=lambda key, seen: keys.append(key))
+    tray = TrayView(on_toggle=lambda pos, seen: toggled.append(pos))
     button = Button(label="Roll")
     button.on_click(lambda e: clicks.append(e))
     m_bridge, m_tray, m_button = _model(bridge, doc), _model(tray, doc), _model(button, doc)

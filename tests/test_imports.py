@@ -252,6 +252,8 @@ PRIVATE = {
     ("dicelab.odds.yahtzee_greedy", "dicelab.odds.yahtzee", "_dice"),
     ("dicelab.odds.yahtzee_greedy", "dicelab.odds.yahtzee", "_options_matrix"),
     ("dicelab.odds.yahtzee_race", "dicelab.odds.yahtzee", "_dice"),
+    # the solver's optional C extension: a private module of odds/, used by yahtzee.py alone
+    ("dicelab.odds.yahtzee", "dicelab.odds", "_yahtzee_kernel"),
 }
 
 
@@ -300,6 +302,10 @@ PRIVATE_ATTRIBUTES = {
     # the message gate reads Bokeh's receiver state to drop a flood before it is parsed
     ("dicelab.ui.gate", "connection._socket"), ("dicelab.ui.gate", "receiver._HEADER"),
     ("dicelab.ui.gate", "receiver._current_consumer"),
+    # a session built from its websocket gets the local stylesheet address Panel's page gives
+    ("dicelab.ui.gate", "doc._template_variables"),
+    # the notebook marks panel-material-ui's class once its bundle is sent once per notebook
+    ("dicelab.ui.notebook", "MaterialComponent._dicelab_stub"),
     # view.py's ``follows`` marks a method with an attribute of its own and reads it back
     ("dicelab.ui.view", "method._follows"), ("dicelab.ui.view", "fn._follows"),
 }

@@ -243,6 +243,19 @@ def session_address(doc) -> str:
     return getattr(request, "remote_ip", None) or ""
 
 
+def local_styles(doc) -> None:
+    """A session built when its websocket connects never had Panel render its page, which is
+    where Panel tells the document to take its stylesheets from this server (``dist_url``);
+    without it every component links Panel's CSS from the CDN (a page offline breaks)."""
+    from panel.io.resources import LOCAL_DIST
+    from panel.io.state import set_curdoc, state
+
+    if "dist_url" not in doc._template_variables:
+        with set_curdoc(doc):
+            rel = state.rel_path
+        doc._template_variables["dist_url"] = f"{rel}/{LOCAL_DIST}" if rel else LOCAL_DIST
+
+
 def session_opened(doc, has_loaded):
     """For a served session (``doc``; None in a notebook): None when admitted (it is then
     closed unless ``has_loaded(session id)`` within ``DICELAB_LOAD_TIMEOUT``), else a cheap
@@ -251,6 +264,7 @@ def session_opened(doc, has_loaded):
 
     if doc is None:
         return None
+    local_styles(doc)
     why = admit(doc)
     if why is not None:
         return pn.pane.HTML(f"<p>{pn.util.escape(why)}</p>", margin=20,

@@ -7,13 +7,11 @@ The Play follows its game: it watches the model's ``state`` parameter (set on ev
 notebook cell) reaches every view the same way; a computer seat's strategy is watched too."""
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import itertools
 import logging
 import weakref
 
-import panel as pn
 import param
 
 from ..actions import Reroll, Score
@@ -21,6 +19,7 @@ from ..errors import RuleError
 from ..games.base import Game
 from ..i18n import L_, N_, Msg, _, language, using
 from .names import said, seat_name, strategy_label
+from .pacing import ComputerPace
 from .session import defer, one_message, served_doc, set_changed
 from .variants import ui_for
 
@@ -40,7 +39,7 @@ class Prefs(param.Parameterized):
                                                  "it cost; review the game at its end."))
 
 
-class Play(param.Parameterized):
+class Play(ComputerPace, param.Parameterized):
     """The controller of one game at one screen."""
 
     game = param.ClassSelector(class_=Game, constant=True)
@@ -183,8 +182,7 @@ class Play(param.Parameterized):
                   self.mark())
         return True
 
-    # ----- person's actions ------------------------------------------------------------------
-    # ``seen``: the mark of the page that sent the action (None from Python): see ``mark``
+    # ----- person's actions (``seen``: the mark the page showed, None from Python) -----------
     def roll(self, seen=None) -> bool:
         if self.stale(seen):
             return False
@@ -198,9 +196,7 @@ class Play(param.Parameterized):
         return self._refuse(why) if why else self._person(self.stand_action())
 
     def score(self, box: str, seen=None) -> bool:
-        if self.stale(seen):
-            return False
-        return self._person(Score(box))
+        return not self.stale(seen) and self._person(Score(box))
 
     def toggle(self, pos: int, seen=None) -> bool:
         """Click on die ``pos``: hold/release (Yahtzee) or set aside (choose_keepers)."""
@@ -227,11 +223,8 @@ class Play(param.Parameterized):
 
     def act(self, what: str, seen) -> bool:
         """An action named by a page (``ActionBridge``): "roll" or "stand"."""
-        if what == "roll":
-            return self.roll(seen)
-        if what == "stand":
-            return self.stand(seen)
-        return False
+        action = {"roll": self.roll, "stand": self.stand}.get(what)
+        return action is not None and action(seen)
 
     def _wait_text(self) -> str:
         g = self.game
@@ -396,84 +389,6 @@ class Play(param.Parameterized):
         if key not in self._shared:
             self._shared[key] = make()
         return self._shared[key]
-
-    # ----- computers -------------------------------------------------------------------------
-    def step_computer(self) -> bool:
-        """Let the computer on turn make one action (False if a person is on turn)."""
-        g = self.game
-        if g.is_over or not self.is_computer(g.current_player) or not self.computers:
-            self._schedule()
-            return False
-        try:
-            action = g.computer_action()
-        except RuleError as exc:
-            self.computers = False
-            return self._refuse(said(exc))
-        if action is None:
-            self._schedule()
-            return False
-        return self._apply(action)
-
-    def _want_cb(self) -> bool:
-        g = self.game
-        return not g.is_over and self.computers and self.is_computer(g.current_player)
-
-    def _schedule(self):
-        if self._want_cb() != (self._cb is not None):
-            defer(self._reconcile)
-
-    def _reconcile(self):
-        """Start or stop the computers' periodic callback to match the game."""
-        if not self._want_cb():
-            self._stop()
-        elif self._cb is None:
-            try:
-                self._cb = pn.state.add_periodic_callback(
-                    self._computer_tick, period=max(int(self.prefs.pace * 1000), 20))
-            except Exception:  # no event loop (plain script): step_computer() by hand
-                self._cb = None
-
-    async def _computer_tick(self):
-        """One paced computer action; the computer thinks in a worker thread so a slow
-        strategy never stalls the server (this session's other events wait meanwhile)."""
-        if self._thinking:
-            return
-        g = self.game
-        if g.is_over or not self.computers or not self.is_computer(g.current_player):
-            self._schedule()
-            return
-        self._thinking = True
-        version = g.version
-        try:
-            action = await asyncio.get_running_loop().run_in_executor(None, g.computer_action)
-        except RuleError as exc:
-            self.computers = False
-            self._refuse(said(exc))
-            return
-        finally:
-            self._thinking = False
-        if action is None or g.version != version or g.is_over \
-                or not self.is_computer(g.current_player):  # the game moved on meanwhile
-            self._schedule()
-            return
-        self._apply(action)
-
-    def _stop(self):
-        if self._cb is not None:
-            cb, self._cb = self._cb, None
-            try:
-                cb.stop()
-            except Exception:
-                pass
-
-    def _pace_changed(self, event):
-        if self._sets_pace:
-            self.game.pace = event.new
-        if self._cb is not None:
-            def repace():
-                if self._cb is not None:
-                    self._cb.period = max(int(event.new * 1000), 20)
-            defer(repace)
 
     def close(self):
         """Stop the computer pacing (a new game replaces this one)."""
