@@ -11,7 +11,7 @@ NB_STAMP := $(VENV)/.installed-notebook
 DOCS_STAMP := $(VENV)/.installed-docs
 LAB_PORT ?= 8888
 
-.PHONY: run test venv install install-test lab chromium redis-server bench clean messages docs
+.PHONY: run test venv install install-test lab chromium redis-server bench clean messages docs lint
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -73,6 +73,10 @@ bench: install-test
 docs: $(DOCS_STAMP)
 	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
 	@echo "docs: docs/_build/html/index.html"
+
+# the linter: pycodestyle and pyflakes (the rules in pyproject.toml's [tool.ruff.lint])
+lint: install-test
+	$(PY) -m ruff check dicelab tests benchmarks apps docs
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -28,8 +28,8 @@ def main():
         tv, xv = best_of(lambda: simulate_turns("bones", Policy(name, t), n_vec, seed=1))
         tp, xp = best_of(lambda: plain_turns("bones", t, n_plain, seed=1), repeat=1)
         vec_rate, plain_rate = n_vec / tv, n_plain / tp
-        rows.append((name, f"{vec_rate:,.0f}", f"{plain_rate:,.0f}", f"{vec_rate / plain_rate:.0f}x",
-                     f"{np.mean(xv):.1f}", f"{np.mean(xp):.1f}",
+        rows.append((name, f"{vec_rate:,.0f}", f"{plain_rate:,.0f}",
+                     f"{vec_rate / plain_rate:.0f}x", f"{np.mean(xv):.1f}", f"{np.mean(xp):.1f}",
                      met(vec_rate / plain_rate >= 100 and vec_rate >= 1_000_000)))
     print_table("Bones turns per second: vectorised vs plain Python (goal >= 100x, >= 1,000,000/s)",
                 ["player", "vectorised turns/s", "plain turns/s", "ratio", "mean (vec)",

@@ -1,7 +1,6 @@
 """Live odds readouts (issue 3): one turn-state readout from the cached tables, against a
 plain-Python solve of the same value timed in the same run. Goal: a readout under 1 ms."""
 import sys
-import time
 from fractions import Fraction
 from pathlib import Path
 

@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(ROOT))
-from _table import print_table
+from _table import print_table  # noqa: E402 (after the sys.path lines)
 
 ROLLS_PER_TURN = 2  # as rooms_load.py: roll twice, then stand when Stand is enabled
 

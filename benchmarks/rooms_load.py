@@ -25,8 +25,9 @@ stand), which is what a key press sends. The server does exactly the work it doe
 only the drawing is not done. Like a browser, a session turns Nagle's algorithm off
 (TCP_NODELAY) on its socket: Bokeh sends each message as several websocket frames, and without
 it the second frame of every action waited for the server's delayed ACK, 40 ms added to every
-latency, lone or loaded (the figures before 2026-12 include it). (bokeh.client drops the data-model definitions that come with a
-Panel page, so the client defines them from that list first, as BokehJS does.)
+latency, lone or loaded (the figures before 2026-12 include it). (bokeh.client drops the
+data-model definitions that come with a Panel page, so the client defines them from that list
+first, as BokehJS does.)
 
 A session reads what its page shows: the turn banner, the Roll/Stand buttons (enabled = legal
 now) and the dice tray's ``view``, whose ``tick`` changes once the whole table is up to date.
@@ -66,8 +67,9 @@ alike; ``--no-pin``: both share every CPU); the server then has one CPU of its o
 background threads and play-out worker included) instead of a share of all of them. Until
 2026-12-02 the default was to share, and the client took the server's time: in a room of three
 played alone, the event loop handled an action in 17 ms of CPU but 25 ms of wall time,
-waiting for a core the client's threads held, against 19 ms pinned; the rooms' p95 moved by a third from run to run. The table says which was
-used. This process also freezes its sessions' documents once they are open
+waiting for a core the client's threads held, against 19 ms pinned; the rooms' p95 moved by a
+third from run to run. The table says which was used. This process also freezes its sessions'
+documents once they are open
 (``gc.freeze``): 30 documents in one heap made its full garbage collections take up to 0.5 s,
 a pause that real browsers, each with a heap of its own, do not add (from 2026-12-01).
 
@@ -101,7 +103,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(ROOT))
-from _table import met, pct, print_table, print_goals, rank
+from _table import pct, print_table, print_goals, rank  # noqa: E402 (after the sys.path lines)
 
 ROLLS_PER_TURN = 2
 WARMUP = 2  # first actions of each room left out of the latency figures (checked all the same)
@@ -981,13 +983,13 @@ def report(r: dict) -> None:
     where = (f"server pinned to CPU {pinned[0]}, client to CPU {pinned[1]}" if pinned else
              f"not pinned: server and client share CPUs {r.get('cpus')}")
     print_table(f"Network games: action-to-update latency, ms until every page of the room shows "
-                f"the action ({r['actions']} actions per loaded room, {r['think']} s think time; goal "
-                f"p95 ratio <= 2x; {where})",
+                f"the action ({r['actions']} actions per loaded room, {r['think']} s think time; "
+                f"goal p95 ratio <= 2x; {where})",
                 ["case", "actions", "p50", "p95", "max", "server CPU ms/action",
                  "of it event loop", "client CPU ms/action"], rows)
     mb = r["mb_per_session"]
-    print_table("Server memory (VmRSS of panel serve; its play-out worker apart) and correctness (goal < 30 MB/session, 0 "
-                "lost or duplicated)",
+    print_table("Server memory (VmRSS of panel serve; its play-out worker apart) and correctness "
+                "(goal < 30 MB/session, 0 lost or duplicated)",
                 ["measure", "value"],
                 [("RSS before any session, MB", f"{r['rss_cold']:.0f}"),
                  ("RSS with the lone session" + (" and the room alone" if r.get("alone")

@@ -17,7 +17,6 @@ import json
 import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")   # before numpy: one core per process
-import resource  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -120,7 +119,7 @@ def main():
                      f"{b['cpu'] / b['sweeps']:.2f}", f"{b['rss']:.0f}", f"{b['change']:.1e}",
                      f"{b['start']:.6f}" if full else "-",
                      met(b["cpu"] < 60 and b["rss"] < 2048) if full else
-                     f"MISSED (2 sweeps: not built)"))
+                     "MISSED (2 sweeps: not built)"))
     print_table(f"Two-seat Thousand win table (fresh process, no cache; plain reference "
                 f"{ref_cpu:.2f} s CPU)",
                 ["table", "statuses", "start states", "turn states per sweep", "sweeps",

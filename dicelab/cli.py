@@ -4,7 +4,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from . import __version__, config, i18n
 from .errors import RuleError

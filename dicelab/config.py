@@ -1,8 +1,8 @@
 """Every ``DICELAB_*`` environment variable dicelab reads, in one place (issue 34): its type,
 default, bounds and help. Modules read them through ``value`` (or ``text`` for the few that
 check the text themselves and refuse it with an error of their own); an invalid value gives
-one clear warning and the default. The docs' table of them (docs/reference/environment.md) is ``markdown_table()``
-(tests/test_config.py fails when the two differ)."""
+one clear warning and the default. The docs' table of them (docs/reference/environment.md) is
+``markdown_table()`` (tests/test_config.py fails when the two differ)."""
 from __future__ import annotations
 
 # i18n: developer tool (the docs' table and log lines)

@@ -211,7 +211,8 @@ _CSS_PROP = (r"(?:[a-z]+-[a-z-]+|color|margin|padding|display|width|height|font|
 # SQL keywords in capitals, JavaScript, CSS selectors and declarations: code, not words
 _CODE = re.compile(r"^\s*(SELECT|INSERT|CREATE|UPDATE|DELETE|PRAGMA|BEGIN|COMMIT|WITH|DROP|"
                    r"ALTER|REPLACE)\b|=>|\bfunction\s*\(|\b(const|let|var)\s+\w+\s*=|"
-                   r"\bdocument\.|^\s*[.#:@][\w-]|(?:^|[\s{;])" + _CSS_PROP + r"\s*:\s*[^;]+(?:;|$)")
+                   r"\bdocument\.|^\s*[.#:@][\w-]|(?:^|[\s{;])" + _CSS_PROP
+                   + r"\s*:\s*[^;]+(?:;|$)")
 
 
 def looks_shown(text: str) -> bool:

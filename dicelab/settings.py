@@ -121,14 +121,16 @@ class BonesSettings(Settings):
     variant = "bones"
     PRESETS = {"hypercard": {}, "french": {"min_on_board": 600}}
 
-    preset = param.Selector(default="hypercard", objects=list(PRESETS),
-                            doc=N_("hypercard: a fourth die of a kind counts only if it is a 1 or a 5; "
-                                "french: the whole group of three or more is set aside."))
+    preset = param.Selector(
+        default="hypercard", objects=list(PRESETS),
+        doc=N_("hypercard: a fourth die of a kind counts only if it is a 1 or a 5; "
+               "french: the whole group of three or more is set aside."))
     choose_keepers = param.Boolean(default=False,
                                    doc=N_("The player picks which counting dice to set aside."))
-    min_on_board = param.Integer(default=600, bounds=(50, 700), step=50,
-                                 doc=N_("Turn total needed to stand before first getting on the board "
-                                     "(50: any score). The french preset fixes 600."))
+    min_on_board = param.Integer(
+        default=600, bounds=(50, 700), step=50,
+        doc=N_("Turn total needed to stand before first getting on the board "
+               "(50: any score). The french preset fixes 600."))
     target = param.Integer(default=10_000, bounds=(500, 100_000), step=500,
                            doc=N_("Banked total that starts the final turns."))
 
@@ -157,10 +159,12 @@ class ThousandSettings(Settings):
                                     doc=N_("Turns on the barrel before falling off."))
     barrel_fall = param.Integer(default=100, bounds=(0, 1000), step=5,
                                 doc=N_("Points lost on falling off the barrel."))
-    bolts_per_penalty = param.Integer(default=3, bounds=(1, 20), step=1,
-                                      doc=N_("Every this-many-th bolt in a row costs bolt_penalty."))
-    bolt_penalty = param.Integer(default=100, bounds=(0, 1000), step=50,
-                                 doc=N_("Points lost for bolts in a row (50 is half a bolt, 0 off)."))
+    bolts_per_penalty = param.Integer(
+        default=3, bounds=(1, 20), step=1,
+        doc=N_("Every this-many-th bolt in a row costs bolt_penalty."))
+    bolt_penalty = param.Integer(
+        default=100, bounds=(0, 1000), step=50,
+        doc=N_("Points lost for bolts in a row (50 is half a bolt, 0 off)."))
 
     def validate(self):
         super().validate()
@@ -246,8 +250,9 @@ class YahtzeeSettings(Settings):
     preset = param.Selector(default="official", objects=list(PRESETS),
                             doc=N_("official: 3 rolls, bonuses, forced joker; seed: seed 004 as "
                                 "written (4 rolls, no bonuses, no joker)."))
-    rerolls = param.Integer(default=2, bounds=(0, 5), step=1,
-                            doc=N_("Times a player may choose dice to roll again after the first roll."))
+    rerolls = param.Integer(
+        default=2, bounds=(0, 5), step=1,
+        doc=N_("Times a player may choose dice to roll again after the first roll."))
     upper_bonus = param.Integer(default=35, bounds=(0, 100), step=5,
                                 doc=N_("Bonus when Aces..Sixes reach the threshold (0: none)."))
     upper_bonus_threshold = param.Integer(default=63, bounds=(0, 105), step=1)

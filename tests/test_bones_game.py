@@ -26,7 +26,8 @@ def test_counting_dice_are_kept_and_the_rest_rolled(rig):
     rig(fivedice).add((1, 5, 2, 3, 4), (5, 2, 6), (1, 3))
     g.apply(Roll())
     s = g.state
-    assert (s.turn_total, s.dice_left, s.kept, s.counting) == (150, 3, (1, 5), (True, True, False, False, False))
+    assert ((s.turn_total, s.dice_left, s.kept, s.counting)
+            == (150, 3, (1, 5), (True, True, False, False, False)))
     g.apply("roll")
     assert (g.state.turn_total, g.state.dice_left) == (200, 2)
     g.apply(Roll())
@@ -95,10 +96,12 @@ def test_final_turns_and_winner(rig):
     first = g.current_player
     order = [first, (first + 1) % 3, (first + 2) % 3]
     rig(fivedice).add((1, 1, 1, 2, 3))
-    g.apply(Roll()); g.apply(Stand())           # reaches the target: the others get one turn
+    g.apply(Roll())
+    g.apply(Stand())                            # reaches the target: the others get one turn
     assert g.final_turns and not g.is_over
     rig(fivedice).add((1, 1, 1, 5, 3))
-    g.apply(Roll()); g.apply(Stand())           # 1050 beats 1000
+    g.apply(Roll())
+    g.apply(Stand())                            # 1050 beats 1000
     assert not g.is_over
     rig(fivedice).add((2, 3, 4, 6, 6))
     g.apply(Roll())                             # bust: the last final turn is over
@@ -112,15 +115,18 @@ def test_a_tie_goes_to_who_reached_it_first(rig):
     g = game(n=2, min_on_board=50, target=1000)
     first = g.current_player
     rig(fivedice).add((1, 1, 1, 2, 3), (1, 1, 1, 2, 3))
-    g.apply(Roll()); g.apply(Stand())
-    g.apply(Roll()); g.apply(Stand())
+    g.apply(Roll())
+    g.apply(Stand())
+    g.apply(Roll())
+    g.apply(Stand())
     assert g.is_over and g.state.totals == (1000, 1000) and g.winner == first
 
 
 def test_one_player_game_ends_at_the_target(rig):
     g = game(n=1, min_on_board=50, target=1000)
     rig(fivedice).add((1, 1, 1, 2, 3))
-    g.apply(Roll()); g.apply(Stand())
+    g.apply(Roll())
+    g.apply(Stand())
     assert g.is_over and g.winner == 0
 
 

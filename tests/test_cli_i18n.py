@@ -251,7 +251,8 @@ def test_terminal_bones_in_a_pty_in_russian_with_the_coach():
 
 
 @pytest.mark.parametrize("lang, words", [
-    ("fr", ["Tirage des places", "pour lancer >", "Totaux : Ann", "manche", "gagne la partie après"]),
+    ("fr", ["Tirage des places", "pour lancer >", "Totaux : Ann", "manche",
+            "gagne la partie après"]),
     ("ru", ["Жеребьёвка мест", "— бросить >", "Итого: Ann", "раунд", "выигрывает партию после"]),
 ])
 def test_terminal_under40_to_the_end(lang, words):

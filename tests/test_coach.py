@@ -131,7 +131,8 @@ def test_yahtzee_values_are_the_tables_advice(wastes):
 
 # ----- lost: never negative, 0 for the best --------------------------------------------------
 @pytest.mark.parametrize("variant,specs,settings", [
-    ("bones", ["random", "chicken"], {}), ("bones", ["random", "gambler"], {"choose_keepers": True}),
+    ("bones", ["random", "chicken"], {}),
+    ("bones", ["random", "gambler"], {"choose_keepers": True}),
     ("thousand", ["random", "aggressive"], {}), ("under40", ["random", "cautious"], {}),
     ("yahtzee", ["random", "greedy"], YZ)])
 def test_lost_is_never_negative_and_zero_for_the_best(variant, specs, settings):

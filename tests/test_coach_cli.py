@@ -24,7 +24,8 @@ from dicelab.terminal import yahtzee as tyz
 pytestmark = pytest.mark.usefixtures("no_win_table")
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = {"bones": (["chicken", "optimal"], {}), "thousand": (["gambler", "optimal"], {}),
-         "under40": (["cautious", "threshold:30"], {}), "yahtzee": (["greedy"], {"preset": "no_bonus"})}
+         "under40": (["cautious", "threshold:30"], {}),
+         "yahtzee": (["greedy"], {"preset": "no_bonus"})}
 
 
 def saved(tmp_path, variant, seed=2):

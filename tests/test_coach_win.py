@@ -430,7 +430,7 @@ def test_yahtzee_last_round_has_the_race_chance():
     assert one.extras == {} and one.notes == []
 
 
-# ----- Under40's last stretch: the chance to win the game beside the round -------------------------
+# ----- Under40's last stretch: the chance to win the game beside the round ------------------------
 def test_under40_last_stretch_has_the_game_chance():
     """Two players, both totals within odds.under40_game's reach of the target: every decision
     gets the chance to win the game of rolling on and of stopping, equal to its readout;

@@ -1,6 +1,6 @@
 """One home for the environment variables (issue 34): every DICELAB_* name the code reads is
-in dicelab.config, the docs' table (docs/reference/environment.md) is generated from it, and a bad value gives one warning
-and the default."""
+in dicelab.config, the docs' table (docs/reference/environment.md) is generated from it, and a
+bad value gives one warning and the default."""
 from __future__ import annotations
 
 import logging
@@ -27,7 +27,8 @@ def test_the_readme_table_is_the_configs():
     text = (ROOT / "docs" / "reference" / "environment.md").read_text()
     start, end = (text.index(mark) for mark in config.TABLE_MARKS)
     assert text[start + len(config.TABLE_MARKS[0]):end].strip() == \
-        config.markdown_table().strip(), "docs/reference/environment.md's table differs: paste config.markdown_table()"
+        config.markdown_table().strip(), \
+        "docs/reference/environment.md's table differs: paste config.markdown_table()"
 
 
 @pytest.mark.parametrize("name,raw,expected", [

@@ -30,7 +30,8 @@ def random_settings(variant: str, rng: np.random.Generator) -> dict:
     if variant == "thousand":
         if rng.integers(2):
             return {}
-        return {"opening": pick([0, 50, 100]), "pits": pick([[], [(100, 150)], [(50, 100), (200, 250)]]),
+        return {"opening": pick([0, 50, 100]),
+                "pits": pick([[], [(100, 150)], [(50, 100), (200, 250)]]),
                 "barrel": pick([0, 250]), "target": 300, "barrel_attempts": pick([1, 3]),
                 "bolts_per_penalty": pick([2, 3]), "bolt_penalty": pick([0, 50, 100])}
     if variant == "under40":

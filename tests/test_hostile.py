@@ -130,7 +130,7 @@ def test_refused_action_changes_nothing():
         assert g.snapshot() == before
 
 
-# ----- saved games ---------------------------------------------------------------------------------
+# ----- saved games --------------------------------------------------------------------------------
 def saved() -> dict:
     g = new_game("thousand", ["Ann", {"name": "Cpu", "strategy": "chicken"}], seed=11)
     g.apply("roll")
@@ -204,7 +204,7 @@ def test_load_game_round_trip_still_works():
     assert load_game(json.dumps(d)).to_dict() == d
 
 
-# ----- the command line ----------------------------------------------------------------------------
+# ----- the command line ---------------------------------------------------------------------------
 @pytest.mark.parametrize("argv, words", [
     (["simulate", "bones", "--players", "chicken", "--games", "2", "--seed", "-1"], "seed"),
     (["simulate", "thousand", "--players", "chicken", "--games", "2", "--preset", "french"],
@@ -233,7 +233,7 @@ def test_cli_port_in_use(capsys):
     assert f"cannot listen on 127.0.0.1:{port}" in err
 
 
-# ----- URL query values ----------------------------------------------------------------------------
+# ----- URL query values ---------------------------------------------------------------------------
 @pytest.mark.parametrize("raw", [b"\xff\xfe", b"\xff", b"a" * 500, b"ab\x00c", b"\xc3"])
 def test_url_values_that_are_not_text_are_ignored(raw, monkeypatch):
     import panel as pn
@@ -262,7 +262,7 @@ def test_app_opens_with_hostile_url_values(monkeypatch, tmp_path):
     assert page is not None
 
 
-# ----- rooms -----------------------------------------------------------------------------------------
+# ----- rooms --------------------------------------------------------------------------------------
 from dicelab.rooms import MemoryStore, RoomService, SQLiteStore  # noqa: E402
 
 
@@ -429,7 +429,7 @@ def test_a_room_in_play_is_idle_only_when_its_log_stands_still():
     assert service.expire() == ["t1"]
 
 
-# ----- damaged files -------------------------------------------------------------------------------
+# ----- damaged files ------------------------------------------------------------------------------
 def damage(path, how):
     import sqlite3
 
@@ -533,7 +533,7 @@ def test_serve_warns_of_damaged_files(tmp_path, monkeypatch):
     assert cli._file_checks() == []  # fresh files now
 
 
-# ----- caches with a size bound -----------------------------------------------------------------------
+# ----- caches with a size bound -------------------------------------------------------------------
 def test_five_dice_solves_are_kept_in_a_bounded_cache():
     from dicelab.odds import fivedice
 
@@ -643,7 +643,7 @@ def test_yahtzee_odds_are_solved_by_the_worker_not_the_page(monkeypatch):
     assert odds_view._yahtzee_table(mod, game, play) == "TABLE"
 
 
-# ----- the lobby with many rooms ---------------------------------------------------------------------
+# ----- the lobby with many rooms ------------------------------------------------------------------
 def test_lobby_shows_a_page_and_redraws_only_changed_rows(monkeypatch):
     from dicelab.rooms import backend as rooms_backend
     from dicelab.rooms.pacer import Pacer
@@ -689,7 +689,7 @@ def test_a_pit_typed_into_a_form_is_refused_at_the_start(monkeypatch):
     assert service.list_all() == []
 
 
-# ----- every public call with hostile values --------------------------------------------------------
+# ----- every public call with hostile values ------------------------------------------------------
 HOSTILE = [None, 5, -1, 2.5, math.inf, math.nan, True, "x", [], [1] * 100, {"a": 1}, "1" * 10_000,
            10 ** 30]
 

@@ -42,7 +42,8 @@ def test_notebook_runs(path):
     nb = nbformat.read(path, as_version=4)
     nb.cells.insert(0, new_code_cell(
         "import sys\n"
-        f"assert sys.prefix == {sys.prefix!r}, f'kernel runs {{sys.executable}}, not the test venv'"))
+        f"assert sys.prefix == {sys.prefix!r}, "
+        "f'kernel runs {sys.executable}, not the test venv'"))
     client = NotebookClient(nb, timeout=600, kernel_name="python3",
                             resources={"metadata": {"path": str(NOTEBOOK_DIR)}})
     client.execute()  # raises CellExecutionError, naming the cell, on any error

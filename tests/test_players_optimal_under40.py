@@ -1,5 +1,4 @@
 """Optimal five-dice players and the Under40 computers (issue 4)."""
-import numpy as np
 import pytest
 
 import dicelab

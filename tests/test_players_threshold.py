@@ -17,7 +17,8 @@ def bones_with(strategy, **settings):
     return g
 
 
-@pytest.mark.parametrize("name, threshold", [("chicken", 100), ("aggressive", 200), ("gambler", 300)])
+@pytest.mark.parametrize("name, threshold",
+                         [("chicken", 100), ("aggressive", 200), ("gambler", 300)])
 def test_named_thresholds(name, threshold):
     p = make_player("bones", name)
     assert p.threshold == threshold and p.hot_dice_habit and p.spec == name

@@ -1,7 +1,6 @@
 """Yahtzee computers (issue 4): greedy, optimal (the solver) and the skill slider."""
 import math
 
-import numpy as np
 import pytest
 
 import dicelab
@@ -11,7 +10,6 @@ from dicelab.games import Seat, yahtzee
 from dicelab.lab import simulate
 from dicelab.players import make_player, player_names
 
-from .conftest import set_state
 
 
 def solo(spec, seed=1, **settings):

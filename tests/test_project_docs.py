@@ -22,8 +22,8 @@ def test_every_environment_variable_the_code_reads_is_in_the_docs_table():
 
 
 def test_version_is_one_number_everywhere():
-    out = subprocess.run([str(Path(sys.executable).parent / "dicelab"), "--version"], capture_output=True,
-                         text=True, check=True).stdout
+    out = subprocess.run([str(Path(sys.executable).parent / "dicelab"), "--version"],
+                         capture_output=True, text=True, check=True).stdout
     assert out.strip() == f"dicelab {dicelab.__version__}"
     from importlib.metadata import version
     assert version("dicelab") == dicelab.__version__

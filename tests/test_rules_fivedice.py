@@ -156,7 +156,8 @@ def played_states(variant, settings, games):
     seen = []
     for seed in range(games):
         specs = SEATS[seed % 4:] + SEATS[:seed % 4]
-        seats = [(f"P{i}", make_player(variant, spec)) for i, spec in enumerate(specs[:2 + seed % 2])]
+        seats = [(f"P{i}", make_player(variant, spec))
+                 for i, spec in enumerate(specs[:2 + seed % 2])]
         if seed % 5 == 0:
             seats[0] = ("Optimal", make_player(variant, "optimal"))
         g = new_game(variant, seats, seed=seed, **settings)

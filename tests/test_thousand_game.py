@@ -18,8 +18,8 @@ def game(n=2, seed=3, **settings):
 
 def opened(g, p, total=0, **more):
     n = g.n_seats
-    return set_state(g, on_board=(True,) * n, totals=tuple(total if i == p else 0 for i in range(n)),
-                     **more)
+    return set_state(g, on_board=(True,) * n,
+                     totals=tuple(total if i == p else 0 for i in range(n)), **more)
 
 
 def test_opening_needs_50(rig):
@@ -38,7 +38,8 @@ def test_pit_from_225_needs_75(rig):
     opened(g, p, 225)
     rig(fivedice).add((5, 5, 5, 2, 3), (1, 4))
     g.apply(Roll())
-    assert g.need_to_stand() == (75, "Thousand pit: from 225 a stand must climb out of the pit to 300")
+    assert g.need_to_stand() == (
+        75, "Thousand pit: from 225 a stand must climb out of the pit to 300")
     assert_refused(g, Stand(), "pit", "75")
     g.apply(Roll())
     assert g.state.turn_total == 60
@@ -49,7 +50,8 @@ def test_standing_into_a_pit_is_allowed(rig):
     g, p = game()
     opened(g, p, 180)
     rig(fivedice).add((1, 1, 1, 2, 3))
-    g.apply(Roll()); g.apply(Stand())
+    g.apply(Roll())
+    g.apply(Stand())
     assert g.state.totals[p] == 280 and g.pit(280) == (200, 300)
 
 
@@ -57,7 +59,8 @@ def test_barrel_caps_at_880_and_needs_120(rig):
     g, p = game()
     opened(g, p, 850)
     rig(fivedice).add((1, 1, 1, 2, 3))
-    g.apply(Roll()); g.apply(Stand())
+    g.apply(Roll())
+    g.apply(Stand())
     assert g.state.totals[p] == 880 and g.state.on_barrel[p]
     assert g.state.barrel_turns[p] == 0
 
@@ -66,7 +69,8 @@ def test_passing_the_target_from_below_still_stops_on_the_barrel(rig):
     g, p = game()
     opened(g, p, 850)
     rig(fivedice).add((1, 1, 1, 1, 3))                # 200: 1050 would pass 1000
-    g.apply(Roll()); g.apply(Stand())
+    g.apply(Roll())
+    g.apply(Stand())
     assert g.state.totals[p] == 880 and not g.is_over
 
 
@@ -76,14 +80,16 @@ def test_barrel_win_and_fall(rig):
     assert g.need_to_stand()[0] == 120
     # three failed barrel turns: a fall of 100, and no bolts
     rig(fivedice).add((2, 3, 4, 6, 6), (2, 3, 4, 6, 6))
-    g.apply(Roll()); g.apply(Roll())
+    g.apply(Roll())
+    g.apply(Roll())
     assert g.state.barrel_turns[p] == 2 and g.state.bolts[p] == 0 and g.state.totals[p] == 880
     rig(fivedice).add((2, 3, 4, 6, 6))
     g.apply(Roll())
     assert g.state.totals[p] == 780 and not g.state.on_barrel[p] and g.state.bolts[p] == 0
     # climb back and win from the barrel with barrel + turn total
     rig(fivedice).add((1, 1, 1, 2, 3))
-    g.apply(Roll()); g.apply(Stand())
+    g.apply(Roll())
+    g.apply(Stand())
     assert g.state.totals[p] == 880 and g.state.on_barrel[p]
     rig(fivedice).add((1, 1, 1, 5, 2), (5,))
     g.apply(Roll())
@@ -102,13 +108,17 @@ def test_bolts_and_penalty(rig):
     opened(g, p, 150)
     bust = (2, 3, 4, 6, 6)
     rig(fivedice).add(bust, bust)
-    g.apply(Roll()); g.apply(Roll())
+    g.apply(Roll())
+    g.apply(Roll())
     assert g.state.bolts[p] == 2 and g.state.totals[p] == 150
     rig(fivedice).add((1, 2, 3, 4, 6))
-    g.apply(Roll()); g.apply(Stand())                # a banked turn clears the count
+    g.apply(Roll())
+    g.apply(Stand())                                 # a banked turn clears the count
     assert g.state.bolts[p] == 0 and g.state.totals[p] == 160
     rig(fivedice).add(bust, bust, bust)
-    g.apply(Roll()); g.apply(Roll()); g.apply(Roll())
+    g.apply(Roll())
+    g.apply(Roll())
+    g.apply(Roll())
     assert g.state.bolts[p] == 0 and g.state.totals[p] == 60   # third bolt: -100, count restarts
 
 

@@ -246,7 +246,7 @@ def test_cli_win_refuses(argv, capsys, tmp_path, monkeypatch):
     assert "dicelab:" in capsys.readouterr().err
 
 
-# ----- estimates by play-outs ----------------------------------------------------------------------
+# ----- estimates by play-outs ---------------------------------------------------------------------
 def test_playout_estimate_agrees_with_the_table(tmp_path, monkeypatch):
     """Two `winning` seats: the play-out estimate of the first player's chance holds the exact
     table value in its interval; three seats give chances summing to one."""

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import dicelab
-from dicelab import Roll, Reroll, Score
+from dicelab import Reroll, Score
 from dicelab.games import Seat
 from dicelab.lab.results import wilson
 from dicelab.odds import yahtzee_race as yr

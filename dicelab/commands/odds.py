@@ -20,7 +20,7 @@ from fractions import Fraction
 
 from .. import i18n
 from ..errors import RuleError
-from ..i18n import N_, _, n_, p_
+from ..i18n import N_, _, n_
 from ..rules import fivedice as turn
 from ..i18n import fixed
 from ..odds import fivedice as fd
@@ -334,7 +334,8 @@ def _print_fivedice(out, rules, state, strategy, readout, fresh, distribution) -
                      "Turn total {total}, {n} dice to roll (hot dice):", r.dice_left,
                      total=r.turn_total))
         else:
-            print(n_("Turn total {total}, {n} die to roll:", "Turn total {total}, {n} dice to roll:",
+            print(n_("Turn total {total}, {n} die to roll:",
+                     "Turn total {total}, {n} dice to roll:",
                      r.dice_left, total=r.turn_total))
         print("  " + _("bust chance of the next roll {chance}, it scores {points} on average",
                        chance=_pct(r.bust_chance), points=fixed(r.expected_roll_points, 3)))

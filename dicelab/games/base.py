@@ -37,7 +37,8 @@ def check_seed(seed: Any, what: Any = None, why: Any = "") -> int:
     if (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
             or not 0 <= seed < MAX_SEED):
         raise RuleError(L_("{what} is a whole number from 0 to 2**64 - 1, got {value}{why}",
-                           what=L_("a seed") if what is None else what, value=repr(seed)[:150], why=why))
+                           what=L_("a seed") if what is None else what, value=repr(seed)[:150],
+                           why=why))
     return int(seed)
 
 
@@ -150,9 +151,10 @@ class Game(param.Parameterized):
                          doc="Seed of the game's random generator.")  # i18n: not shown
     state = param.Parameter(doc="The whole state of play: an immutable value (set anew by every "
                             "apply: views of the game watch it).")  # i18n: not shown
-    pace = param.Number(default=None, allow_None=True, bounds=(0, 60), doc="Seconds between "
-                        "computer actions when play_computers() runs inside an event loop (a "
-                        "notebook cell), so views show each one; None: all at once.")  # i18n: not shown
+    pace = param.Number(default=None, allow_None=True, bounds=(0, 60),  # i18n: not shown
+                        doc="Seconds between computer actions when play_computers() runs inside "
+                        "an event loop (a notebook cell), so views show each one; None: all at "
+                        "once.")
 
     def __init__(self, seats=("Player 1",),  # i18n: not shown (a name, stored as given)
                  settings: Settings | dict | None = None,
@@ -166,8 +168,8 @@ class Game(param.Parameterized):
         else:
             settings = settings.copy()
         if not isinstance(settings, self.Settings):
-            raise RuleError(f"{self.variant} needs {self.Settings.__name__}, got "  # i18n: not shown
-                            f"{type(settings).__name__}")
+            raise RuleError(  # i18n: not shown
+                f"{self.variant} needs {self.Settings.__name__}, got {type(settings).__name__}")
         if isinstance(seats, (str, bytes, dict)) or not isinstance(seats, (list, tuple)):
             raise RuleError(L_("seats are a list of names or Seats, got {value}",
                                value=repr(seats)[:150]))

@@ -76,7 +76,8 @@ class LabResult:
         out = {"variant": self.variant, "mode": self.mode, self.mode: self.n, "seed": self.seed,
                "players": self.rows}
         if self.mode == "turns":
-            out["mean_turn_score"] = {k: r["mean_turn_score"] for k, r in zip(self.keys(), self.rows)}
+            out["mean_turn_score"] = {k: r["mean_turn_score"]
+                                      for k, r in zip(self.keys(), self.rows)}
         else:
             out["win_rate"] = {k: r["win_rate"] for k, r in zip(self.keys(), self.rows)}
             if self.game_lengths is not None and len(self.game_lengths):

@@ -1,7 +1,6 @@
 """Yahtzee games in the lab, played through the game model by the registered players."""
 from __future__ import annotations
 
-import numpy as np
 
 
 def run(players, games, seed, progress, settings):

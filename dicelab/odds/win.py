@@ -577,7 +577,7 @@ class WinTable:
         ``_TurnSolver.run`` for one pair, in one pass down the running totals with a few small
         numpy calls each (``run`` spends ~60 us a total on bookkeeping a lookup needs not:
         slopes, intervals, many pairs), so a first mid-turn lookup stays under 1 ms."""
-        k, T, m = self._k, self.T, self._k.max_units
+        T, m = self.T, self._k.max_units
         y = 1.0 - float(self.W[o, b])
         rows = T - b
         gv, _d, _lo, _hi = self.final.at(np.array([y]), (np.arange(T, T + m) - o)[None, :])

@@ -18,7 +18,8 @@ def thousand_turns(W, j, b, need, y, star, c_lo, top, F, e_n, e_pts, e_nxt, e_w,
     ``e_nxt``, chance ``e_w``) plus a bust worth y; standing at c < top is worth
     1 - W[j, c - F] (allowed from c - b >= need), from the top up ``star`` (barrel or win).
     Writes each pair's start value; with ``bits`` non-empty the stand bits of n = 1..4 at
-    bits[bit_off[p] + c - b] (none where bit_off < 0); with ``R`` non-empty the roll values R[c - c_lo, n - 1, p].
+    bits[bit_off[p] + c - b] (none where bit_off < 0); with ``R`` non-empty the roll values
+    R[c - c_lo, n - 1, p].
     Only the non-zero outcomes are summed (95 of 330), over the pairs side by side."""
     P = len(b)
     L = top - c_lo

@@ -274,7 +274,6 @@ class _Solver:
         self.tr = tr
         self.st = st = _Statuses(tr)
         self.k = _Kernel(tr.five)
-        S = st.n
         self.barrel_rows = np.flatnonzero(st.on_barrel)
         self.reach = 0.0
         if len(self.barrel_rows):

@@ -202,7 +202,8 @@ class _Block:
     def _ops(self) -> None:
         D, be, n = _dice(), self.be, self.n
         tmp = np.empty((1512, n), be.dtype)
-        self.__dict__["e_ops"] = e_ops = []  # level 4 .. 0: a keep is the average of it plus one die
+        # level 4 .. 0: a keep is the average of it plus one die
+        self.__dict__["e_ops"] = e_ops = []
         for lv in range(4, -1, -1):
             k, first = D.size[lv], D.e_faces[lv]
             t = tmp[:(7 - first) * k]
@@ -806,7 +807,7 @@ def _load(path: Path, settings, rules: _Rules) -> YahtzeeTable | None:
     return YahtzeeTable(settings, values)
 
 
-# ----- tables shipped in the package: the first readout of a fresh install needs no solve ----------
+# ----- tables shipped in the package: the first readout of a fresh install needs no solve ---------
 SHIPPED = Path(__file__).with_name("data")
 CHECK_CARDS = 6    # a shipped table is checked at every state of 6 cards of each level
 

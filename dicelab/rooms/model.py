@@ -20,7 +20,7 @@ from typing import Any
 from ..errors import RuleError, reason
 from ..i18n import L_
 from ..games.base import MAX_SEATS
-from ..names import player_name
+from ..names import player_name  # noqa: F401 (re-exported: rooms.service and rooms import it here)
 
 MAX_ROOM_NAME = 40
 MAX_STRATEGY = 40

@@ -51,7 +51,7 @@ def _boxes_sorted(dice: tuple[int, ...]) -> tuple[int, ...]:
         *(f * counts[f - 1] for f in range(1, 7)),
         total if max(counts) >= 3 else 0,
         total if max(counts) >= 4 else 0,
-        FULL_HOUSE if sorted(c for c in counts if c) == [2, 3] else 0,  # five alike is not a full house
+        FULL_HOUSE if sorted(c for c in counts if c) == [2, 3] else 0,  # not five alike
         SMALL_STRAIGHT if small else 0,
         LARGE_STRAIGHT if faces in ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6}) else 0,
         YAHTZEE if max(counts) == 5 else 0,

@@ -76,8 +76,8 @@ def preload():
     process, and a client that first meets the type in an update cannot decode it. Not a
     Tabulator: a hidden one retries its resize in a loop (Panel 1.9.4), a whole core per open
     tab; its model is in Panel's bundle and its script comes with the extension."""
-    return pn.Column(TrayView(), CardView(), JoinLink(), VariantCards(), pmui.Switch(), pmui.FloatSlider(),
-                     pmui.IntSlider(), pmui.Typography(""), pmui.Select(),
+    return pn.Column(TrayView(), CardView(), JoinLink(), VariantCards(), pmui.Switch(),
+                     pmui.FloatSlider(), pmui.IntSlider(), pmui.Typography(""), pmui.Select(),
                      pn.widgets.FileDownload(), visible=False)
 
 

@@ -39,7 +39,8 @@ class TurnBanner(TableView):
 BANNER_CSS = """
 .banner { display: flex; flex-wrap: wrap; align-items: baseline; gap: 4px 18px; padding: 10px 18px;
   border-radius: 12px; border: 3px solid; }
-.banner .who { font: 800 clamp(1.3rem, 3.2vw, 2rem)/1.15 system-ui, sans-serif; letter-spacing: .02em; }
+.banner .who { font: 800 clamp(1.3rem, 3.2vw, 2rem)/1.15 system-ui, sans-serif;
+  letter-spacing: .02em; }
 .banner .detail { font: 600 1.05rem system-ui, sans-serif; }
 .banner.you { background: #0d47a1; border-color: #0d47a1; color: #fff; }
 .banner.cpu { background: transparent; border-color: #6d6d6d; border-style: dashed; }

@@ -171,8 +171,9 @@ class CoachView(pn.viewable.Viewer):
             + "".join(f"<td>{decimal(100 * s.extra_lost.get(k, 0.0))}</td>" for k in r.extras)
             + "</tr>" for s in r.seats.values())
         worst = "".join(
-            "<li>" + _("{name}, turn {turn}, {loss}: {why}", name=bold(shown_name(s.player)), turn=e.turn,
-                       loss=esc(str(e.source.fmt_loss(e.lost))), why=esc(str(e.why))) + "</li>"
+            "<li>" + _("{name}, turn {turn}, {loss}: {why}", name=bold(shown_name(s.player)),
+                       turn=e.turn, loss=esc(str(e.source.fmt_loss(e.lost))),
+                       why=esc(str(e.why))) + "</li>"
             for s in r.seats.values() if not s.computer for e in s.costliest)
         notes = "".join(f"<p><small>{esc(str(n))}</small></p>" for n in r.notes)
         titles = [_("player"), _("decisions"), _("mistakes"), _("lost in all")]

@@ -204,7 +204,8 @@ class _OncePerMinute(logging.Filter):
         hit = self.seen.get(key)
         if hit is None or now - hit[0] >= 60:
             if hit is not None and hit[1]:
-                record.msg = f"{record.msg} [{hit[1]} more like it in the last minute]"  # i18n: not shown
+                record.msg = (  # i18n: not shown
+                    f"{record.msg} [{hit[1]} more like it in the last minute]")
             if len(self.seen) > 1000:
                 self.seen.clear()
             self.seen[key] = [now, 0]

@@ -12,11 +12,13 @@ esc = html.escape
 
 
 HINT_CSS = """
-.hint { font: 1.05rem/1.45 system-ui, sans-serif; margin: 0; padding: 8px 12px; border-left: 5px solid #1565c0;
-  background: rgba(21, 101, 192, .08); border-radius: 4px; }
-.msg { font: 600 1rem system-ui, sans-serif; color: var(--dl-red, #b71c1c); margin-top: 6px; padding: 6px 12px;
-  border: 2px solid var(--dl-red, #b71c1c); border-radius: 6px; background: rgba(183, 28, 28, .06); }
-@media (prefers-color-scheme: dark) { .msg { color: var(--dl-red, #ff8a80); border-color: var(--dl-red, #ff8a80); } }
+.hint { font: 1.05rem/1.45 system-ui, sans-serif; margin: 0; padding: 8px 12px;
+  border-left: 5px solid #1565c0; background: rgba(21, 101, 192, .08); border-radius: 4px; }
+.msg { font: 600 1rem system-ui, sans-serif; color: var(--dl-red, #b71c1c); margin-top: 6px;
+  padding: 6px 12px; border: 2px solid var(--dl-red, #b71c1c); border-radius: 6px;
+  background: rgba(183, 28, 28, .06); }
+@media (prefers-color-scheme: dark) {
+  .msg { color: var(--dl-red, #ff8a80); border-color: var(--dl-red, #ff8a80); } }
 """
 
 

@@ -16,14 +16,20 @@ ICONS = {"bust": "✗ ", "bolt": "⚡ ", "stand": "✓ ", "stop": "✓ ", "win":
 
 
 HISTORY_CSS = """
-ol.history, ol.earlier { list-style: none; margin: 0; padding: 0; font: .95rem/1.4 system-ui, sans-serif; }
+ol.history, ol.earlier { list-style: none; margin: 0; padding: 0;
+  font: .95rem/1.4 system-ui, sans-serif; }
 details.more summary { cursor: pointer; padding: 4px 6px; font: 600 .9rem system-ui, sans-serif; }
-ol.history li, ol.earlier li { padding: 3px 6px; border-bottom: 1px solid rgba(127,127,127,.25); overflow-wrap: anywhere; }
+ol.history li, ol.earlier li { padding: 3px 6px; border-bottom: 1px solid rgba(127,127,127,.25);
+  overflow-wrap: anywhere; }
 ol.history li.bust, ol.history li.bolt, ol.history li.fall, ol.history li.penalty,
-ol.earlier li.bust, ol.earlier li.bolt, ol.earlier li.fall, ol.earlier li.penalty { color: var(--dl-red, #c62828); }
-ol.history li.stand, ol.history li.stop, ol.history li.score, ol.history li.round_won, ol.history li.win { font-weight: 600; }
-@media (prefers-color-scheme: dark) { ol.history li.bust, ol.history li.bolt, ol.history li.fall, ol.history li.penalty,
-  ol.earlier li.bust, ol.earlier li.bolt, ol.earlier li.fall, ol.earlier li.penalty { color: var(--dl-red, #ff8a80); } }
+ol.earlier li.bust, ol.earlier li.bolt, ol.earlier li.fall, ol.earlier li.penalty {
+  color: var(--dl-red, #c62828); }
+ol.history li.stand, ol.history li.stop, ol.history li.score, ol.history li.round_won,
+ol.history li.win { font-weight: 600; }
+@media (prefers-color-scheme: dark) {
+  ol.history li.bust, ol.history li.bolt, ol.history li.fall, ol.history li.penalty,
+  ol.earlier li.bust, ol.earlier li.bolt, ol.earlier li.fall, ol.earlier li.penalty {
+    color: var(--dl-red, #ff8a80); } }
 """
 
 

@@ -59,7 +59,8 @@ export function render({ model, el }) {
 }
 """
     _stylesheets = ["""
-.join { font: .95rem system-ui, sans-serif; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
+.join { font: .95rem system-ui, sans-serif; display: flex; flex-wrap: wrap; gap: 6px;
+  align-items: center; }
 .join input { font: .95rem ui-monospace, monospace; width: min(34em, 80vw); padding: 4px 6px; }
 .join button { font: 600 .95rem system-ui, sans-serif; padding: 5px 12px; cursor: pointer; }
 """]

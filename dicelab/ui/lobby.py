@@ -262,7 +262,8 @@ class Lobby(pn.viewable.Viewer):
                                     + "</h3>"),
                        pmui.FlexBox(game, variant, create, align_items="center", gap="8px",
                                     flex_wrap="wrap"),
-                       rules, sizing_mode="stretch_width", sx={"padding": "10px 12px"}),  # i18n: not shown
+                       rules, sizing_mode="stretch_width",
+                       sx={"padding": "10px 12px"}),  # i18n: not shown
             self._msg, self._list, sizing_mode="stretch_width")
 
 

@@ -10,7 +10,6 @@ import base64
 import contextlib
 import gzip
 import json
-import os
 import uuid
 
 import panel as pn

@@ -4,7 +4,6 @@ from __future__ import annotations
 import html
 
 import panel as pn
-import param
 from bokeh.models import Label, LabelSet
 
 from ..i18n import _, language
@@ -20,10 +19,12 @@ esc = html.escape
 ODDS_CSS = """
 .odds { font: 1rem/1.45 system-ui, sans-serif; }
 .odds dl { display: grid; grid-template-columns: auto auto; gap: 2px 14px; margin: 0; }
-.odds dt { opacity: .9; } .odds dd { margin: 0; text-align: right; font-weight: 700; font-variant-numeric: tabular-nums; }
+.odds dt { opacity: .9; } .odds dd { margin: 0; text-align: right; font-weight: 700;
+  font-variant-numeric: tabular-nums; }
 .odds .best { color: var(--dl-green, #2e7d32); } .odds .na { font-style: italic; opacity: .8; }
 .odds table { border-collapse: collapse; width: 100%; font-size: .92rem; }
-.odds th, .odds td { padding: 2px 6px; text-align: right; border-bottom: 1px solid rgba(127,127,127,.3); }
+.odds th, .odds td { padding: 2px 6px; text-align: right;
+  border-bottom: 1px solid rgba(127,127,127,.3); }
 .odds th:first-child, .odds td:first-child { text-align: left; }
 @media (prefers-color-scheme: dark) { .odds .best { color: var(--dl-green, #81c784); } }
 """

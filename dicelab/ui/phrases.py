@@ -5,7 +5,7 @@ Every phrase renders in the current language when called (``dicelab.i18n``): cal
 drawing, never keep their text across a change of language."""
 from __future__ import annotations
 
-from ..i18n import Msg, _, fixed, language, number, p_, percent, tr
+from ..i18n import Msg, _, fixed, number, p_, percent, tr
 
 
 def pct(p: float | None) -> str:

@@ -63,7 +63,7 @@ class Play(ComputerPace, param.Parameterized):
     last_events = param.List(default=[])
     computers = param.Boolean(default=True, doc="Let computer seats play (paced).")
 
-    _registry: "weakref.WeakKeyDictionary[Game, Play]" = weakref.WeakKeyDictionary()  # i18n: not shown
+    _registry: weakref.WeakKeyDictionary[Game, Play] = weakref.WeakKeyDictionary()
     _serials = itertools.count(1)
 
     def __init__(self, game: Game, prefs: Prefs | None = None, records=None, **params):

@@ -16,13 +16,15 @@ esc = html.escape
 
 BOARD_CSS = """
 table.board { border-collapse: collapse; width: 100%; font: 1rem system-ui, sans-serif; }
-.board th, .board td { padding: 5px 6px; text-align: left; border-bottom: 1px solid rgba(127,127,127,.35); }
+.board th, .board td { padding: 5px 6px; text-align: left;
+  border-bottom: 1px solid rgba(127,127,127,.35); }
 .board td.num, .board th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .board tr.turn { font-weight: 700; background: rgba(21, 101, 192, .14); }
 .board tr.turn td:first-child { box-shadow: inset 5px 0 0 #1565c0; }
 .board .tag { font-size: .85rem; opacity: .85; }
 .board .status span { margin-right: 6px; white-space: nowrap; }
-.bar { position: relative; height: 18px; border: 1px solid rgba(127,127,127,.7); border-radius: 4px; min-width: 90px;
+.bar { position: relative; height: 18px; border: 1px solid rgba(127,127,127,.7);
+  border-radius: 4px; min-width: 90px;
   background: linear-gradient(90deg, rgba(127,127,127,.12) 0 100%); overflow: hidden; }
 .bar .fill { position: absolute; left: 0; top: 0; bottom: 0; background: #1e88e5; }
 .bar .fill.bust { background: repeating-linear-gradient(45deg, #c62828 0 6px, #e57373 6px 12px); }

@@ -17,7 +17,8 @@ class SeatKeeper(JSComponent):
 export function render({ model, el }) {
   const KEY = "dicelab.seats";
   const read = () => {
-    try { const t = JSON.parse(localStorage.getItem(KEY) || "{}"); return t && typeof t === "object" ? t : {}; }
+    try { const t = JSON.parse(localStorage.getItem(KEY) || "{}");
+          return t && typeof t === "object" ? t : {}; }
     catch (e) { return {}; }
   };
   try { model.player = (localStorage.getItem("dicelab.name") || "").slice(0, 40); } catch (e) {}

@@ -21,7 +21,8 @@ from .words import alert_pane, apply_preset, show_alert
 
 class SeatSpec(param.Parameterized):
     player_name = param.String(default=YOU, label=N_("Name"))
-    kind = param.String(default="person", doc="'person' or a computer strategy name.")  # i18n: not shown
+    kind = param.String(default="person",  # i18n: not shown
+                        doc="'person' or a computer strategy name.")
 
 
 class StartScreen(pn.viewable.Viewer):

@@ -60,16 +60,18 @@ export function render({ model, el }) {
 """
     _stylesheets = ["""
 .vcards { display: flex; flex-wrap: wrap; gap: 12px; width: 100%; box-sizing: border-box; }
-.vcard { flex: 1 1 240px; min-width: 0; box-sizing: border-box; padding: 12px 14px; border-radius: 12px;
-  background: var(--mui-palette-background-paper, #fff); color: var(--mui-palette-text-primary, #1a1a1a);
+.vcard { flex: 1 1 240px; min-width: 0; box-sizing: border-box; padding: 12px 14px;
+  border-radius: 12px; background: var(--mui-palette-background-paper, #fff);
+  color: var(--mui-palette-text-primary, #1a1a1a);
   border: 3px solid rgba(127,127,127,.3); box-shadow: 0 1px 3px rgba(0,0,0,.25); }
 .vcard.chosen { border-color: #1565c0; box-shadow: 0 4px 14px rgba(0,0,0,.3); }
 .vcard h3 { margin: 0 0 4px; font: 700 1.25rem system-ui, sans-serif; }
 .vcard p { margin: 0 0 10px; font: .98rem/1.4 system-ui, sans-serif; min-height: 4.2em; }
 .vcard .row { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: center; }
-.vcard button { font: 500 .85rem system-ui, sans-serif; border-radius: 4px; padding: 5px 10px; cursor: pointer;
-  letter-spacing: .02em; }
-.vcard button.pick { border: 1px solid #1565c0; background: transparent; color: var(--dl-link, #1565c0); }
+.vcard button { font: 500 .85rem system-ui, sans-serif; border-radius: 4px; padding: 5px 10px;
+  cursor: pointer; letter-spacing: .02em; }
+.vcard button.pick { border: 1px solid #1565c0; background: transparent;
+  color: var(--dl-link, #1565c0); }
 .vcard.chosen button.pick { background: #1565c0; color: #fff; }
 .vcard button.rules { border: none; background: transparent; color: var(--dl-link, #1565c0); }
 .vcard button:focus-visible { outline: 3px solid #ff8f00; outline-offset: 2px; }

@@ -19,7 +19,8 @@ from .variants.yahtzee import race_points_vs_win, yahtzee_choice, yahtzee_note
 
 __all__ = ["alert_pane", "apply_preset", "banner", "cap", "game_over", "hint", "num", "pct",
            "points_vs_win", "room_title", "seat_label", "settings_lines", "settings_title",
-           "show_alert", "shown_name", "win_pair", "yahtzee_choice", "yahtzee_note", "race_points_vs_win", "you"]
+           "show_alert", "shown_name", "win_pair", "yahtzee_choice", "yahtzee_note",
+           "race_points_vs_win", "you"]
 
 
 _NAME = "\x00"  # stands for the names while a headline is put in capitals

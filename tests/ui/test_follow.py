@@ -167,7 +167,7 @@ def test_game_repr_html_shows_the_table():
     g.apply("roll")
     html = g._repr_html_()
     for d in g.state.dice:
-        assert f"title='die" in html and "⚀⚁⚂⚃⚄⚅"[d - 1] in html
+        assert "title='die" in html and "⚀⚁⚂⚃⚄⚅"[d - 1] in html
     assert "<script" not in html  # shows without any front end
 
 

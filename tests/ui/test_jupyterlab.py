@@ -1,5 +1,6 @@
-"""dicelab in JupyterLab and in Notebook 7 (the classic notebook) with no network: a notebook shows ``dicelab.app()``, a game starts and
-rolls in it; ``DiceTray(g)`` in one cell follows ``g.apply("roll")`` run in a later cell; and
+"""dicelab in JupyterLab and in Notebook 7 (the classic notebook) with no network: a notebook
+shows ``dicelab.app()``, a game starts and rolls in it; ``DiceTray(g)`` in one cell follows
+``g.apply("roll")`` run in a later cell; and
 every request the page makes goes to the local Jupyter server (the page's other requests are
 blocked, as in a classroom without internet). Screenshots go to docs/screenshots/.
 

@@ -73,15 +73,20 @@ LAYOUT = DEEP + """
   const box = (e) => { if (!e) return null; const r = e.getBoundingClientRect();
     return r.width && r.height ? {x: r.x, y: r.y, w: r.width, h: r.height} : null; };
   const at = (x, y) => { let e = document.elementFromPoint(x, y);
-    while (e && e.shadowRoot) { const f = e.shadowRoot.elementFromPoint(x, y); if (!f || f === e) break; e = f; }
+    while (e && e.shadowRoot) {
+      const f = e.shadowRoot.elementFromPoint(x, y); if (!f || f === e) break; e = f; }
     return e; };
-  const within = (e, outer) => { for (let n = e; n; n = n.parentElement || (n.getRootNode() && n.getRootNode().host))
-    if (n === outer) return true; return false; };
+  const within = (e, outer) => {
+    for (let n = e; n; n = n.parentElement || (n.getRootNode() && n.getRootNode().host))
+      if (n === outer) return true;
+    return false; };
   const header = one('.header'), banner = one('.banner');
   const blocks = {caption: box(one('.caption')), banner: box(banner), tray: box(one('.tray')),
     hint: box(one('[data-testid=hint]')), history: box(one('ol.history')),
-    board: box(one('table.board')), odds: box(one('[data-testid=odds]')), card: box(one('table.card'))};
-  for (const b of deep('button.bk-btn')) if (b.offsetParent !== null) blocks['button ' + b.innerText.trim()] = box(b);
+    board: box(one('table.board')), odds: box(one('[data-testid=odds]')),
+    card: box(one('table.card'))};
+  for (const b of deep('button.bk-btn'))
+    if (b.offsetParent !== null) blocks['button ' + b.innerText.trim()] = box(b);
   const bb = box(banner);
   const hit = bb ? at(bb.x + bb.w / 2, bb.y + Math.min(bb.h / 2, 20)) : null;
   const hist = one('ol.history');
@@ -89,12 +94,14 @@ LAYOUT = DEEP + """
   const last = lis.length ? box(lis[lis.length - 1]) : null;
   const main = one('.main-content');
   return {header: box(header), blocks, bannerOnTop: !!(hit && within(hit, banner)),
-          history: hist ? {box: box(hist), last, scroll: hist.scrollHeight, client: hist.clientHeight} : null,
+          history: hist ? {box: box(hist), last, scroll: hist.scrollHeight,
+                           client: hist.clientHeight} : null,
           sideways: [document.documentElement.scrollWidth - window.innerWidth,
                      main ? main.scrollWidth - main.clientWidth : 0],
           innerHeight: window.innerHeight,
           red: getComputedStyle(hist || document.body).getPropertyValue('--dl-red').trim(),
-          paper: getComputedStyle(hist || document.body).getPropertyValue('--mui-palette-background-paper').trim()};
+          paper: getComputedStyle(hist || document.body)
+                   .getPropertyValue('--mui-palette-background-paper').trim()};
 })()
 """
 
@@ -102,13 +109,16 @@ LAYOUT = DEEP + """
 START = DEEP + """
 (() => {
   const deep = window.__deep;
-  const els = [...deep('.MuiFormControl-root'), ...deep('button')].filter(e => e.offsetParent !== null
-    && !e.closest('.MuiFormControl-root, .header') && e.getBoundingClientRect().width > 0);
+  const els = [...deep('.MuiFormControl-root'), ...deep('button')].filter(
+    e => e.offsetParent !== null && !e.closest('.MuiFormControl-root, .header')
+      && e.getBoundingClientRect().width > 0);
   const fields = deep('.MuiFormControl-root').filter(e => e.offsetParent !== null);
   const all = [...new Set([...fields, ...els])].filter(e => !(e.closest && e.closest('.header')));
   const boxes = all.map(e => { const r = e.getBoundingClientRect();
-    return {name: (e.innerText || e.textContent || '').trim().slice(0, 30), x: r.x, y: r.y, w: r.width, h: r.height}; });
-  const inside = all.map(a => all.map(b => a !== b && (b.contains(a) || (a.getRootNode().host && b.contains(a.getRootNode().host)))));
+    return {name: (e.innerText || e.textContent || '').trim().slice(0, 30),
+            x: r.x, y: r.y, w: r.width, h: r.height}; });
+  const inside = all.map(a => all.map(b => a !== b
+    && (b.contains(a) || (a.getRootNode().host && b.contains(a.getRootNode().host)))));
   return {boxes, inside};
 })()
 """
@@ -236,7 +246,8 @@ BAD = {
 
 HELPER = DEEP + """
 (label) => {
-  const l = window.__deep('label').find(e => e.textContent.trim() === label && e.offsetParent !== null);
+  const l = window.__deep('label').find(
+    e => e.textContent.trim() === label && e.offsetParent !== null);
   const fc = l && l.closest('.MuiFormControl-root');
   const h = fc && fc.querySelector('.MuiFormHelperText-root');
   return h ? h.textContent.trim() : '';

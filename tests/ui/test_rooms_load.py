@@ -25,7 +25,8 @@ SCRIPT = ROOT / "benchmarks" / "rooms_load.py"
 
 # heavy for the CI's 2 cores: DICELAB_SLOW=1 make test runs it
 pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not os.environ.get("DICELAB_SLOW"), reason="slow: set DICELAB_SLOW=1")]
+              pytest.mark.skipif(not os.environ.get("DICELAB_SLOW"),
+                                 reason="slow: set DICELAB_SLOW=1")]
 
 
 def test_rooms_under_load_lose_nothing_and_every_page_ends_in_the_final_state(tmp_path,
