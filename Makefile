@@ -53,7 +53,8 @@ redis-server:
 
 run: install
 	@echo "dicelab: serving on http://localhost:$(PORT)/dicelab_app"
-	$(VENV)/bin/panel serve apps/dicelab_app.py --port $(PORT) --address $(HOST) \
+	$(if $(ORIGIN),DICELAB_JOIN_URL=$(ORIGIN)) $(VENV)/bin/panel serve apps/dicelab_app.py \
+	  --port $(PORT) --address $(HOST) \
 	  --num-procs $(PROCS) --allow-websocket-origin=localhost:$(PORT) \
 	  --allow-websocket-origin=127.0.0.1:$(PORT) $(if $(ORIGIN),--allow-websocket-origin=$(ORIGIN)) \
 	  $(if $(PROXY),--use-xheaders)

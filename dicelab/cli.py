@@ -1,4 +1,4 @@
-"""The ``dicelab`` command: score, play, odds, solve."""
+"""The ``dicelab`` command: score, play, odds, simulate, review, serve, solve, lessons."""
 from __future__ import annotations
 
 import argparse
@@ -88,6 +88,12 @@ def _parser() -> argparse.ArgumentParser:
 
     add_review_parser(sub)
 
+    s = sub.add_parser("lessons", help=_("copy the teaching notebooks into a folder"))
+    s.add_argument("dir", nargs="?", default="dicelab-lessons",
+                   help=_("the folder to copy them into (made if missing)"))
+    s.add_argument("--force", action="store_true",
+                   help=_("replace notebooks already in the folder"))
+
     s = sub.add_parser("solve", help=_("solve a game exactly"))
     s.add_argument("variant", choices=("yahtzee",))
     s.add_argument("--rules", default="official")
@@ -166,6 +172,12 @@ def cmd_solve(args) -> int:
     return solve_command(args)
 
 
+def cmd_lessons(args) -> int:
+    from .commands.lessons import lessons_command
+
+    return lessons_command(args)
+
+
 def cmd_simulate(args) -> int:
     from .lab import simulate
 
@@ -233,7 +245,8 @@ def _file_checks() -> list[str]:
 
 
 COMMANDS = {"score": cmd_score, "play": cmd_play, "odds": cmd_odds, "solve": cmd_solve,
-            "simulate": cmd_simulate, "serve": cmd_serve, "review": cmd_review}
+            "simulate": cmd_simulate, "serve": cmd_serve, "review": cmd_review,
+            "lessons": cmd_lessons}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -84,6 +84,10 @@ VARS: dict[str, Var] = {v.name: v for v in (
         "the language of the command line and the default of pages (`en`, `fr`, `ru`; "
         "default: the environment's, then the browser's)"),
     # network games
+    Var("DICELAB_JOIN_URL", "text", "",
+        "the address students' browsers reach the server at, for the rooms' links to join "
+        "(e.g. `http://192.168.1.20:5006`; `dicelab serve --origin` sets it; default: the "
+        "page's own address, or this machine's network address when the page is `localhost`)"),
     Var("DICELAB_ROOM_PACE", "float", 0.8, "seconds per computer action in a room", 0, 60),
     Var("DICELAB_ROOM_GRACE", "float", 120.0,
         "seconds a seat may be away on turn before a computer takes it over", 0, _S),

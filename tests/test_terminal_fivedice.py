@@ -55,3 +55,17 @@ def test_computer_seat_plays_itself():
     code, out = run(args("bones", players="Ann,Robo=random", min_on_board=50, target=1000),
                     "s\nr\n" * 400)
     assert "Robo (computer)" in out and "wins with" in out
+
+
+def test_the_prompt_offers_only_legal_actions():
+    """Issue 40: "[s]tand" is offered only where standing is allowed (Bones at 600 to get on
+    the board: a first roll of a few hundred may only roll again)."""
+    code, out = run(args("bones"), "r\ns\nq\n")
+    lines = out.splitlines()
+    need = [i for i, line in enumerate(lines) if "To stand you need 600 this turn" in line]
+    assert need, out
+    after = "\n".join(lines[need[0] + 1:need[0] + 2])
+    assert "[r]oll again? >" in after and "[s]tand" not in after, after
+    code, out = run(args("bones", min_on_board=50), "r\n" * 3 + "q\n")
+    allowed = [line for line in out.splitlines() if "You may stand" in line]
+    assert allowed and "[r]oll again or [s]tand? >" in out

@@ -118,8 +118,12 @@ class FiveDiceTerminal(Console):
             if st.phase == "decide":
                 self.say(self.hint())
             name = g.seats[st.current].name
-            prompt = (_("{name}, [r]oll? > ", name=name) if st.phase != "decide"
-                      else _("{name}, [r]oll again or [s]tand? > ", name=name))
+            if st.phase != "decide":
+                prompt = _("{name}, [r]oll? > ", name=name)
+            elif any(isinstance(a, Stand) for a in g.legal_actions()):
+                prompt = _("{name}, [r]oll again or [s]tand? > ", name=name)
+            else:  # offer only what is legal: standing is not allowed yet
+                prompt = _("{name}, [r]oll again? > ", name=name)
             answer = self.ask(prompt).lower()
             words = answer.split()
             if not words:

@@ -15,7 +15,7 @@ from .. import i18n
 from ..errors import RuleError
 from ..i18n import _
 from ..rooms.pacer import default_strategy
-from .join_link import JoinLink
+from .join_link import JoinLink, served_at
 from .keys import KeyBridge
 from .language import (LanguageKeeper, built_in_words, first_language, header_language,
                        language_menu, set_page_language, url_language)
@@ -392,6 +392,7 @@ def serve(port: int = 5006, show: bool = False, address: str = "127.0.0.1",
     from .gate import cheap_page_requests
 
     cheap_page_requests()
+    served_at(origins)
     origins = [f"localhost:{port}", f"127.0.0.1:{port}", *origins]
     return pn.serve({"dicelab_app": create_app}, port=port, address=address, show=show,
                     allow_websocket_origin=origins, title="dicelab", **kwargs)

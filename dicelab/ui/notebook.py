@@ -19,10 +19,10 @@ from .. import config
 from ..i18n import N_, tr
 
 EXTENSIONS = ("tabulator",)  # Panel extensions dicelab's views use
-NOTE = N_("This dicelab view needs Panel's notebook front end, which is not running here. "
-        "Install it with: pip install \"dicelab[notebook]\" (it brings JupyterLab and Panel's "
-        "extension), restart JupyterLab, reload the page, make sure the notebook is trusted, "
-        "and run the cell again (with dicelab.notebook() or pn.extension() above it).")
+NOTE = N_("This dicelab view is not live: run the cell again (Shift+Enter) to play. If this "
+        "note stays after that, Panel's notebook front end is missing here: install it with "
+        "pip install \"dicelab[notebook]\", restart JupyterLab, reload the page and make sure "
+        "the notebook is trusted.")
 
 
 def use_cdn(cdn: bool | None = None) -> bool:

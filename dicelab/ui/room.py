@@ -16,7 +16,7 @@ from ..players import player_names
 from ..rooms.backend import default_backend as backend  # this process's service and pacer
 from ..rooms.model import new_token, same_token
 from ..rooms.pacer import default_strategy
-from .join_link import JoinLink, join_words
+from .join_link import JoinLink, join_base, join_words
 from .names import strategy_label
 from .play import Prefs
 from .room_play import RoomPlay
@@ -250,7 +250,8 @@ class RoomScreen(pn.viewable.Viewer):
             f"<ol data-testid='seats'>{''.join(rows)}</ol>"
             "<p><small>" + _("Others join from the lobby, or with this link:") + "</small></p>",
             sizing_mode="stretch_width")
-        items = [info, JoinLink(room=room.name, words=join_words(), sizing_mode="stretch_width")]
+        items = [info, JoinLink(room=room.name, words=join_words(), base=join_base(),
+                          sizing_mode="stretch_width")]
         if self.is_creator:
             removes = [pmui.Button(label=_("Remove {name}", name=s.name), variant="text",
                                    color="error",

@@ -93,6 +93,8 @@ def tray_description(play: Play) -> dict:
     roller = g.seats[last.seat].name if last is not None and last.seat is not None else ""
     rolled, kept = play.ui.tray(play, view, roller, last, fresh)
     view["rolled"], view["kept"] = rolled, kept
+    if g.is_over:  # nothing is kept "yet" once the game is over
+        view["words"]["none"] = ""
     return view
 
 

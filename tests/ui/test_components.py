@@ -399,3 +399,16 @@ def test_drawer_says_the_rules_in_words(tmp_path):
     assert "choose_keepers" not in text
     records = " ".join(str(getattr(o, "object", "")) for o in drawer._records_box.objects)
     assert str(tmp_path) not in records
+
+
+def test_a_finished_game_keeps_nothing_yet():
+    """Issue 40: the game-over tray said "Keep ✓ none yet"; nothing is to come."""
+    from dicelab.actions import Stand
+
+    game = dicelab.new_game("bones", ["Ann", "Cy"], seed=2, target=500, min_on_board=50)
+    play = Play(game)
+    assert tray_description(play)["words"]["none"] == "none yet"
+    while not game.is_over:  # stand whenever allowed
+        legal = game.legal_actions()
+        game.apply(next((a for a in legal if isinstance(a, Stand)), legal[0]))
+    assert tray_description(Play(game))["words"]["none"] == ""

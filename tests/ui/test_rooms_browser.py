@@ -725,3 +725,38 @@ def test_two_servers_share_a_room_through_redis(people, redis_server, tmp_path):
     finally:
         stop(one)
         stop(two)
+
+
+# ----- the link to join is one other machines can open (issue 40) ---------------------------------
+def test_the_link_to_join_opens_from_another_address(people, tmp_path):
+    """The creator's page is on 127.0.0.1, which no student's machine reaches; the server
+    listens on every network, so the link uses this machine's network address, and a second
+    browser opens the room from there."""
+    from dicelab.ui.join_link import network_address
+
+    ip = network_address()
+    if ip is None:
+        pytest.skip("this machine has no network address but its loopback")
+    srv = Server(tmp_path / "records.sqlite3")  # (for its free port)
+    srv = serve(tmp_path / "records.sqlite3", "sqlite://" + str(tmp_path / "rooms.db"),
+                port=srv.port, args=("--address", "0.0.0.0",
+                                     f"--allow-websocket-origin={ip}:{srv.port}"))
+    try:
+        ann = people(srv)
+        ann.open_room_url()
+        ann.lobby("Ann")
+        ann.create("Link test")
+        link = ann.page.get_by_label("Link to join this game")
+        expect_prefix = f"http://{ip}:{srv.port}/dicelab_app?"
+        ann.page.wait_for_function("([el, p]) => el.value.startsWith(p)",
+                                   arg=[link.element_handle(), expect_prefix])
+        url = link.input_value()
+        assert parse_qs(urlparse(url).query) == {"room": ["Link test"]}, url
+        bob = people(srv)
+        bob.page.goto(url)
+        bob.wait_ready()
+        bob.page.get_by_text("Link test: waiting for the start").wait_for()
+        assert urlparse(bob.page.url).hostname == ip
+        assert not ann.page.errors and not bob.page.errors
+    finally:
+        stop(srv)

@@ -124,6 +124,16 @@ def test_installed_cli_scores(venv, outside):
     assert json.loads(out) == {"points": 1050, "counting": 4}
 
 
+def test_installed_cli_copies_the_lessons(venv, outside):
+    """Issue 40: the wheel carries the teaching notebooks; ``dicelab lessons DIR`` copies them."""
+    shipped = sorted(p.name for p in (ROOT / "dicelab" / "lessons").glob("*.ipynb"))
+    assert len(shipped) >= 7
+    out = subprocess.run([str(venv / "bin" / "dicelab"), "lessons", "lessons"], cwd=outside,
+                         env=run_env(venv), capture_output=True, text=True, check=True).stdout
+    assert sorted(p.name for p in (outside / "lessons").glob("*.ipynb")) == shipped
+    assert "jupyter lab lessons" in out
+
+
 @SLOW
 @pytest.mark.browser
 def test_installed_app_serves_and_plays(venv, outside, browser):
@@ -177,8 +187,10 @@ print("ok", len(nb.cells))
 
 @SLOW
 def test_installed_copy_runs_a_notebook(venv, outside):
-    nb = outside / "01_bones_odds.ipynb"
-    shutil.copy(ROOT / "notebooks" / nb.name, nb)
+    # the notebook as a teacher gets it: copied by the installed `dicelab lessons`
+    subprocess.run([str(venv / "bin" / "dicelab"), "lessons", "run"], cwd=outside,
+                   env=run_env(venv), capture_output=True, check=True)
+    nb = outside / "run" / "01_bones_odds.ipynb"
     check = NB_CHECK.format(venv=str(venv), root=str(ROOT))
     # the kernel is the new environment's python (jupyter_client uses sys.executable)
     out = subprocess.run([str(venv / "bin" / "python"), "-c", RUN_NB, str(nb), check,
