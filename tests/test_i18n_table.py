@@ -206,3 +206,29 @@ def test_english_stays_as_it_was():
     assert i18n.language() == "en"
     assert "🛢 barrel 2/3 left" in board_text(Play(game))
     assert RULES["bones"].startswith("\n**Bones** — five dice")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ru"])
+def test_a_computers_turn_is_told_as_theirs(lang):
+    """Issue 40: during a computer's turn the odds panel said "if you stand", and the banner
+    "COMPUTER's TURN (COMPUTER)"."""
+    from dicelab.games.base import Seat
+    from dicelab.players import make_player
+
+    game = dicelab.new_game("bones", [Seat(n, make_player("bones", "chicken"), strategy="chicken")
+                                      for n in ("Computer", "Cpu")], seed=5)
+    play = Play(game)
+    with using(lang):
+        st = game.state
+        while not (st.phase == "decide" and st.turn_total):
+            game.apply(game.computer_action())
+            st = game.state
+        play = Play(game)
+        odds = OddsPanel(play=play)._text.object
+        head = banner(play)[0]
+        name = game.seats[st.current].name
+        assert i18n.tr(i18n.N_("Expected points if you stand")) not in odds
+        assert html.escape(name) in odds
+    assert "if you stand" not in odds
+    # "(computer)" only where the name does not say it already
+    assert ("(" in head) is (name != "Computer"), head

@@ -51,7 +51,9 @@ def banner(play) -> tuple[str, str, str]:
         return _shout(head, name), _("with {points}", points=points), "over"
     seat = st.current
     name = shown_name(play, seat)
-    computer = play.is_computer(seat)
+    # "Computer 2's turn (computer)" says it twice
+    computer = play.is_computer(seat) and not name.lower().startswith(
+        (_("Computer").lower(), "computer"))
     if says_you(name):
         head = _("Your turn (computer)") if computer else _("Your turn")
     else:

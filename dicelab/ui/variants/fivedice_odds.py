@@ -5,7 +5,7 @@ from __future__ import annotations
 from bokeh.models import ColumnDataSource, LabelSet, Range1d
 
 from ...i18n import _, n_, p_, percent
-from ..phrases import decision, num, pct, points_vs_win, win_pair
+from ..phrases import decision, num, pct, points_vs_win, shown_name, win_pair
 from .base import HI, LO, esc, odds_figure, odds_list, set_data
 
 DICE = ["1", "2", "3", "4", "5"]
@@ -113,6 +113,9 @@ def draw_odds(o, src, play) -> str:
         label=[("▲ " if i + 1 == n else "") + pct(p) for i, p in enumerate(o.counting)],
         hatch=[" " if i + 1 == n else "/" for i in range(5)]))
     st = play.state
+    # a computer's (or another browser's) turn: the odds are theirs, not "you"
+    mine = play.is_mine(st.current)
+    name = shown_name(play, st.current)
     stand = _("not allowed") if ro.stand_value is None else num(ro.stand_value)
     star_roll = " ★" if ro.decision == "roll" else ""
     star_stand = " ★" if ro.decision == "stand" else ""
@@ -122,8 +125,10 @@ def draw_odds(o, src, play) -> str:
         (_("Bust chance (lose {points})", points=st.turn_total) if st.turn_total
          else _("Bust chance"), pct(ro.bust_chance)),
         (_("Next roll scores on average"), num(ro.expected_roll_points)),
-        (_("Expected points if you stand"), f"{stand}{star_stand}"),
-        (_("Expected points if you roll (then play best)"),
+        (_("Expected points if you stand") if mine else
+         _("Expected points if {name} stands", name=name), f"{stand}{star_stand}"),
+        (_("Expected points if you roll (then play best)") if mine else
+         _("Expected points if {name} rolls (then plays best)", name=name),
          num(ro.roll_value) + star_roll),
     ]
     if ro.reach_amount:
@@ -140,9 +145,12 @@ def draw_odds(o, src, play) -> str:
     elif o.win is not None:
         w = o.win
         rows.append((_("Chance to win from here"), pct(w.win_chance)))
-        rows.append((_("… if you stand"), _("not allowed") if w.stand_win_chance is None
+        rows.append((_("… if you stand") if mine else _("… if {name} stands", name=name),
+                     _("not allowed") if w.stand_win_chance is None
                      else pct(w.stand_win_chance)))
-        rows.append((_("… if you roll (then play to win)"), pct(w.roll_win_chance)))
+        rows.append((_("… if you roll (then play to win)") if mine else
+                     _("… if {name} rolls (then plays to win)", name=name),
+                     pct(w.roll_win_chance)))
         best += "<br>" + _("To win: {play}", play=shout(w.decision))
         said = points_vs_win(ro, w)
         if said:
