@@ -162,3 +162,25 @@ def test_a_page_that_never_finishes_loading_is_closed(monkeypatch):
         await asyncio.sleep(0.3)
     asyncio.run(run())
     assert (stuck.closed, fine.closed) == (1000, None)
+
+
+def test_a_game_at_the_logs_bound_is_ended(monkeypatch):
+    """A game that need not end (one seat of Bones: a player who never stands plays for ever)
+    is ended at DICELAB_ROOM_MAX_ACTIONS: listed as finished (it leaves the lobby as finished
+    games do), refused in the page's language, and playable again as a rematch."""
+    from dicelab import i18n
+
+    monkeypatch.setenv("DICELAB_ROOM_MAX_ACTIONS", "10")
+    service = RoomService(MemoryStore())
+    room, token = service.create("Solo", "bones", {}, "Ann")
+    service.start(room.name, token)
+    for _ in range(10):
+        service.act(room.name, token, service.state(room.name).legal_actions()[0])
+    assert not service.state(room.name).is_over and service.room(room.name).finished
+    assert service.room(room.name).public()["finished"]
+    with pytest.raises(RuleError) as refused:
+        service.act(room.name, token, service.state(room.name).legal_actions()[0])
+    with i18n.using("fr"):
+        assert "a atteint 10 actions" in str(refused.value)
+    game = service.rematch(room.name, token)
+    assert len(game.actions) == 0 and not service.room(room.name).finished
