@@ -77,11 +77,20 @@ class FakeReceiver:
         pass
 
 
+class FakeProtocol:
+    def __init__(self):
+        self.closing = False
+
+    def is_closing(self):
+        return self.closing
+
+
 class FakeWS:
     """A websocket handler as far as the limit sees it: every fragment it lets through."""
 
     def __init__(self):
         self.receiver = FakeReceiver()
+        self.ws_connection = FakeProtocol()
         self.got = []
 
 
@@ -112,6 +121,24 @@ def test_messages_over_the_rate_are_dropped_whole_and_counted(monkeypatch):
     assert ws.got.count(header()) == 4  # four whole messages; six dropped with their fragments
     assert len(ws.got) == 4 * 3
     assert gate.dropped_messages.total == 6
+
+
+def test_nothing_more_is_read_from_a_page_whose_websocket_the_server_closed(monkeypatch):
+    """Bokeh closes a page's websocket at its first malformed message, but went on reading
+    (and logging) what had arrived: tests/test_hostile_served.py replays 1,000 of them."""
+    on_message = gate._message_limited(through)
+    ws = FakeWS()
+
+    async def send():
+        for fragment in (header(), "{}", "{}"):
+            await on_message(ws, fragment)
+        ws.ws_connection.closing = True
+        for fragment in (header(), "{}", "{}"):
+            await on_message(ws, fragment)
+        ws.ws_connection = None  # closed
+        await on_message(ws, header())
+    asyncio.run(send())
+    assert len(ws.got) == 3
 
 
 def test_a_repeated_log_line_is_written_once_a_minute(monkeypatch):

@@ -160,8 +160,13 @@ def _rate_limited_get(get):
 def _message_limited(on_message):
     """A page's websocket messages, at most ``DICELAB_MESSAGE_RATE`` a second (twice as many
     at once): one over it is dropped whole (its header says how many fragments follow) before
-    Bokeh reads it, and counted."""
+    Bokeh reads it, and counted. Once the server closes a page's websocket (Bokeh does at its
+    first malformed message) nothing more it sent is read: Bokeh handled, and logged, every
+    message already received (1,000 malformed messages wrote 1,001 tracebacks)."""
     async def limited(self, fragment):
+        ws = getattr(self, "ws_connection", None)
+        if ws is None or ws.is_closing():
+            return None
         st = self.__dict__.get("_dicelab_limit")
         if st is None:
             rate = config.value("DICELAB_MESSAGE_RATE")
