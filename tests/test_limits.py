@@ -77,11 +77,20 @@ class FakeReceiver:
         pass
 
 
+class FakeProtocol:
+    def __init__(self):
+        self.closing = False
+
+    def is_closing(self):
+        return self.closing
+
+
 class FakeWS:
     """A websocket handler as far as the limit sees it: every fragment it lets through."""
 
     def __init__(self):
         self.receiver = FakeReceiver()
+        self.ws_connection = FakeProtocol()
         self.got = []
 
 
@@ -112,6 +121,24 @@ def test_messages_over_the_rate_are_dropped_whole_and_counted(monkeypatch):
     assert ws.got.count(header()) == 4  # four whole messages; six dropped with their fragments
     assert len(ws.got) == 4 * 3
     assert gate.dropped_messages.total == 6
+
+
+def test_nothing_more_is_read_from_a_page_whose_websocket_the_server_closed(monkeypatch):
+    """Bokeh closes a page's websocket at its first malformed message, but went on reading
+    (and logging) what had arrived: tests/test_hostile_served.py replays 1,000 of them."""
+    on_message = gate._message_limited(through)
+    ws = FakeWS()
+
+    async def send():
+        for fragment in (header(), "{}", "{}"):
+            await on_message(ws, fragment)
+        ws.ws_connection.closing = True
+        for fragment in (header(), "{}", "{}"):
+            await on_message(ws, fragment)
+        ws.ws_connection = None  # closed
+        await on_message(ws, header())
+    asyncio.run(send())
+    assert len(ws.got) == 3
 
 
 def test_a_repeated_log_line_is_written_once_a_minute(monkeypatch):
@@ -162,3 +189,25 @@ def test_a_page_that_never_finishes_loading_is_closed(monkeypatch):
         await asyncio.sleep(0.3)
     asyncio.run(run())
     assert (stuck.closed, fine.closed) == (1000, None)
+
+
+def test_a_game_at_the_logs_bound_is_ended(monkeypatch):
+    """A game that need not end (one seat of Bones: a player who never stands plays for ever)
+    is ended at DICELAB_ROOM_MAX_ACTIONS: listed as finished (it leaves the lobby as finished
+    games do), refused in the page's language, and playable again as a rematch."""
+    from dicelab import i18n
+
+    monkeypatch.setenv("DICELAB_ROOM_MAX_ACTIONS", "10")
+    service = RoomService(MemoryStore())
+    room, token = service.create("Solo", "bones", {}, "Ann")
+    service.start(room.name, token)
+    for _ in range(10):
+        service.act(room.name, token, service.state(room.name).legal_actions()[0])
+    assert not service.state(room.name).is_over and service.room(room.name).finished
+    assert service.room(room.name).public()["finished"]
+    with pytest.raises(RuleError) as refused:
+        service.act(room.name, token, service.state(room.name).legal_actions()[0])
+    with i18n.using("fr"):
+        assert "a atteint 10 actions" in str(refused.value)
+    game = service.rematch(room.name, token)
+    assert len(game.actions) == 0 and not service.room(room.name).finished

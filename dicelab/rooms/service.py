@@ -358,7 +358,7 @@ class RoomService:
             self._seat(room, token)
             if log_start is not None and room.log_start > log_start:
                 return game
-            if game is None or not game.is_over:
+            if game is None or not (game.is_over or room.finished):
                 raise RuleError(L_("{room} is still being played: a rematch comes after the end",
                                    room=room.name))
             start = room.log_start + len(game.actions)
@@ -412,6 +412,8 @@ class RoomService:
                                    name=game.seats[game.current_player].shown_name,
                                    you=game.seats[i].shown_name))
             index = self._commit(key, room, game, action)
+            if len(game.actions) >= self.max_actions and not game.is_over:
+                self._end_unfinished(key)
         self._notify(key, "action")
         return index
 
@@ -696,6 +698,15 @@ class RoomService:
     def _finish(self, room: Room) -> None:
         room.finished = True
         room.touched = self.clock()
+
+    def _end_unfinished(self, key: str) -> None:
+        """A game at the log's bound is ended: a game that need not end (one seat of Bones,
+        a player who never stands) is listed as finished, leaves the lobby as finished games do,
+        and may be played again from the start (a rematch)."""
+        try:
+            self.store.update(key, self._finish)
+        except Exception:  # every further action is refused anyway (the bound)
+            log.exception("could not mark %s finished", key)
 
 
 def _guarded(method):

@@ -19,6 +19,7 @@ import threading
 import time
 
 from .. import config
+from . import descriptors
 from ..i18n import _
 
 log = logging.getLogger(__name__)
@@ -51,7 +52,8 @@ def cheap_page_requests() -> None:
     pserver.DocHandler.get = _rate_limited_get(pserver.DocHandler.get)
     pserver.WSHandler.on_message = _message_limited(pserver.WSHandler.on_message)
     _quiet_repeats()
-    _more_file_descriptors()
+    descriptors.more_file_descriptors()
+    descriptors.pause_accepts_when_out()
 
 
 def _kept_pages(render):
@@ -160,8 +162,13 @@ def _rate_limited_get(get):
 def _message_limited(on_message):
     """A page's websocket messages, at most ``DICELAB_MESSAGE_RATE`` a second (twice as many
     at once): one over it is dropped whole (its header says how many fragments follow) before
-    Bokeh reads it, and counted."""
+    Bokeh reads it, and counted. Once the server closes a page's websocket (Bokeh does at its
+    first malformed message) nothing more it sent is read: Bokeh handled, and logged, every
+    message already received (1,000 malformed messages wrote 1,001 tracebacks)."""
     async def limited(self, fragment):
+        ws = getattr(self, "ws_connection", None)
+        if ws is None or ws.is_closing():
+            return None
         st = self.__dict__.get("_dicelab_limit")
         if st is None:
             rate = config.value("DICELAB_MESSAGE_RATE")
@@ -221,20 +228,6 @@ def _quiet_repeats() -> None:
         logging.getLogger(name).addFilter(f)
 
 
-def _more_file_descriptors() -> None:
-    """The soft limit of open files raised to the hard one: the default 1,024 is about 300
-    websockets, and past it Tornado logged every refused accept (239,683 lines)."""
-    try:
-        import resource
-
-        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        if soft != resource.RLIM_INFINITY and (hard == resource.RLIM_INFINITY or hard > soft):
-            resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY
-                                                        else 65536, hard))
-    except (ImportError, ValueError, OSError):
-        pass
-
-
 # ----- open sessions --------------------------------------------------------------------------
 _open: dict[str, set] = {}  # address -> ids of its open sessions
 
@@ -266,6 +259,7 @@ def session_opened(doc, has_loaded):
     if doc is None:
         return None
     local_styles(doc)
+    descriptors.listening_sockets_pause()
     why = admit(doc)
     if why is not None:
         return pn.pane.HTML(f"<p>{pn.util.escape(why)}</p>", margin=20,
