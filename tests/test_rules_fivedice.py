@@ -228,3 +228,44 @@ def check_arrays(r, seen):
                   for x, y in zip(after, busted)))
         assert got == a, (i, seen[i])
         assert bool(np.broadcast_to(won, stood.shape)[i]) == w or not stood[i]
+
+
+# ----- Bones between turns: the final turns and the winner --------------------------------------
+def test_bones_final_turns_from_the_rules_text():
+    """RULES.md "Bones": the first to reach the target starts the final turns; each other
+    player gets one turn "to try to exceed"; then the highest total wins and a tie goes to the
+    player who reached that total first."""
+    B = BonesSettings().turn_rules()
+    assert turn.starts_final_turns(10_000, 10_000, None) is True
+    assert turn.starts_final_turns(9_950, 10_000, None) is False
+    assert not turn.starts_final_turns(10_500, 10_000, 1)      # only the first one starts them
+    assert turn.leader_total((9_000, 10_200, 9_950), 0) == 10_200
+    assert turn.leader_total((9_000, 10_200, 9_950), 1) == 9_950
+    assert turn.passes_leader(9_000, 1_250, 10_200) and not turn.passes_leader(9_000, 1_200, 10_200)
+    assert turn.final_turn_need(B, 9_000, 10_200) == 1_250      # a tie is not enough
+    assert turn.final_turn_need(B, 10_200, 10_000) == 50        # ahead: any stand (one unit)
+    assert turn.final_turns_over(2, 2) and not turn.final_turns_over(2, 0)
+    assert turn.bones_winner((10_200, 10_250, 9_000), (5, 9, 3)) == 1
+    assert turn.bones_winner((10_250, 10_250, 9_000), (9, 5, 3)) == 1   # reached it first
+    assert turn.bones_winner((10_250, 10_250, 9_000), (5, 9, 3)) == 0
+
+
+def test_bones_final_turns_arrays_match_plain_numbers():
+    """The lab's form (one row per game) gives what the game's form gives, game by game."""
+    B = BonesSettings().turn_rules()
+    rng = np.random.default_rng(3)
+    totals = rng.integers(0, 5, size=(400, 3)) * 2_500     # many ties
+    reached = rng.integers(0, 40, size=(400, 3))
+    seat = rng.integers(0, 3, size=400)
+    final_from = rng.integers(-1, 3, size=400)
+    lead = turn.leader_total(totals, seat)
+    need = turn.final_turn_need(B, totals[np.arange(400), seat], lead)
+    win = turn.bones_winner(totals, reached)
+    starts = turn.starts_final_turns(totals[:, 0], 5_000, final_from)
+    for g in range(400):
+        row, s = tuple(int(x) for x in totals[g]), int(seat[g])
+        assert lead[g] == turn.leader_total(row, s)
+        assert need[g] == turn.final_turn_need(B, row[s], turn.leader_total(row, s))
+        assert win[g] == turn.bones_winner(row, tuple(int(x) for x in reached[g]))
+        ff = None if final_from[g] < 0 else int(final_from[g])
+        assert starts[g] == turn.starts_final_turns(row[0], 5_000, ff)

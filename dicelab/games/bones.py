@@ -53,7 +53,7 @@ class BonesGame(FiveDiceGame):
         state = evolve(state, totals=_put(state.totals, seat, total),
                         on_board=_put(state.on_board, seat, after.on_board),
                         reached_at=_put(state.reached_at, seat, state.turn))
-        if state.final_from is None and total >= self.config.target:
+        if turn.starts_final_turns(total, self.config.target, state.final_from):
             state = evolve(state, final_from=seat)
             if self.n_seats > 1:
                 target = self.config.target
@@ -66,10 +66,8 @@ class BonesGame(FiveDiceGame):
 
     def _after_turn(self, state, seat):
         nxt = self._next_seat(seat)
-        if state.final_from is not None and nxt == state.final_from:
-            # highest total wins; a tie goes to the player who reached it first
-            winner = min(range(self.n_seats),
-                         key=lambda i: (-state.totals[i], state.reached_at[i]))
+        if state.final_from is not None and turn.final_turns_over(state.final_from, nxt):
+            winner = turn.bones_winner(state.totals, state.reached_at)
             return evolve(state, winner=winner, phase="over")
         return evolve(state, current=nxt)
 

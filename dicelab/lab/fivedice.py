@@ -156,9 +156,8 @@ def simulate_bones_games(policies: list[Policy], n_games: int, seed=None, min_on
                 g = active[mine]
                 board = on_board[g, s_]
                 # a final turn: pass the leader (a tie goes to who reached it first)
-                others = np.delete(totals[g], s_, axis=1).max(axis=1) if seats > 1 else 0
-                final = np.where(final_from[g] >= 0, np.maximum(others - totals[g, s_] + 50, 50),
-                                 0)
+                final = np.where(final_from[g] >= 0, turn.final_turn_need(
+                    r, totals[g, s_], turn.leader_total(totals[g], s_)), 0) if seats > 1 else 0
                 banked[mine] = simulate_turns("bones", pol, mine.size, preset=preset, rng=rng,
                                               need=turn.stand_need(r, totals[g, s_], board),
                                               on_board=board, final=final)
@@ -169,16 +168,14 @@ def simulate_bones_games(policies: list[Policy], n_games: int, seed=None, min_on
         totals[rows, cur] = after.total
         on_board[rows[stood], cur[stood]] = after.on_board
         reached[rows[stood], cur[stood]] = step
-        trigger = (final_from[rows] < 0) & (totals[rows, cur] >= target)
+        trigger = turn.starts_final_turns(totals[rows, cur], target, final_from[rows])
         final_from[rows[trigger]] = cur[trigger]
         turns[rows] += 1
         nxt = (cur + 1) % seats
         current[rows] = nxt
-        done = final_from[rows] == nxt
-        for g in rows[done]:
-            best = totals[g].max()
-            tied = np.flatnonzero(totals[g] == best)
-            winners[g] = tied[np.argmin(reached[g, tied])]
+        done = turn.final_turns_over(final_from[rows], nxt)
+        over = rows[done]
+        winners[over] = turn.bones_winner(totals[over], reached[over])
         active = rows[~done]
     return GamesResult([p.name for p in policies], winners, totals, turns,
                        [np.concatenate(p) if p else np.zeros(0, np.int64) for p in points])

@@ -15,6 +15,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..rules import fivedice as turn
 from .rolls import roll_tables
 
 UNIT = 50
@@ -40,8 +41,11 @@ def play(policies: tuple[StandFn, StandFn], n_games: int, *, target: int, min_on
     target and this is seat 0's final turn. Returns each game's winner."""
     rng = rng if rng is not None else np.random.default_rng(seed)
     pts_table, cnt_table = roll_tables("bones", preset)
+    r = turn.FiveDiceRules.of("bones", {"preset": preset, "min_on_board": min_on_board})
     T = target // UNIT
-    need0 = max(1, -(-min_on_board // UNIT))
+    # the on-board need in units, off and on the board (a Bones total above 0 is on the
+    # board: every stand banks at least one unit)
+    need_off, need_on = (-(-turn.stand_need(r, 0, b) // UNIT) for b in (False, True))
     b0, o0, t0, n0 = start
     tot = np.zeros((n_games, 2), dtype=np.int64)
     tot[:, 0], tot[:, 1] = b0 // UNIT, o0 // UNIT
@@ -63,11 +67,10 @@ def play(policies: tuple[StandFn, StandFn], n_games: int, *, target: int, min_on
         fin = reacher[g] >= 0
         # decide (after the roll that brought us here, or at a mid-turn start)
         decide = pending[g]
-        need = np.where(me > 0, 1, need0)
-        may = decide & (t_ >= need)
+        may = decide & (t_ >= np.where(me > 0, need_on, need_off))
         stand = np.zeros(g.size, dtype=bool)
         # final turn: stand exactly when ahead
-        stand |= may & fin & (me + t_ > other)
+        stand |= may & fin & turn.passes_leader(me, t_, other)
         reg = may & ~fin
         for seat in (0, 1):
             sel = np.flatnonzero(reg & (c_ == seat))
@@ -81,10 +84,11 @@ def play(policies: tuple[StandFn, StandFn], n_games: int, *, target: int, min_on
             ended_final = fin[s]
             over = gs[ended_final]
             # after the final turn: highest total wins, a tie goes to who reached it first
-            a, bb = tot[over, 0], tot[over, 1]
-            winners[over] = np.where(a > bb, 0, np.where(bb > a, 1, reacher[over]))
+            if over.size:
+                winners[over] = turn.bones_winner(tot[over], _reached(reacher[over]))
             reg_s = gs[~ended_final]
-            hit = tot[reg_s, c_[s][~ended_final]] >= T
+            # (nobody has reached the target in these games' regular turns)
+            hit = turn.starts_final_turns(tot[reg_s, c_[s][~ended_final]], T, None)
             reacher[reg_s[hit]] = c_[s][~ended_final][hit]
             cur[reg_s] = 1 - cur[reg_s]
             t[reg_s], n[reg_s] = 0, 5
@@ -95,9 +99,12 @@ def play(policies: tuple[StandFn, StandFn], n_games: int, *, target: int, min_on
         pts, cnt = _roll(rng, n[gr], pts_table, cnt_table)
         bust = cnt == 0
         gb = gr[bust]
-        # a bust in a final turn ends the game for the leader; else the turn passes
+        # a bust in a final turn ends the game (the leader's, as the totals stand); else the
+        # turn passes
         fb = reacher[gb] >= 0
-        winners[gb[fb]] = reacher[gb[fb]]
+        over = gb[fb]
+        if over.size:
+            winners[over] = turn.bones_winner(tot[over], _reached(reacher[over]))
         rb = gb[~fb]
         turns[gb] += 1
         cur[rb] = 1 - cur[rb]
@@ -108,6 +115,12 @@ def play(policies: tuple[StandFn, StandFn], n_games: int, *, target: int, min_on
         pending[go] = True
         g = g[winners[g] < 0]
     return Duels(winners, rolls, tot * UNIT, turns)
+
+
+def _reached(reacher: np.ndarray) -> np.ndarray:
+    """(games, 2) order in which the two seats reached their totals, from who reached the
+    target first (in a two-seat final turn the other one reached theirs later)."""
+    return np.stack([reacher != 0, reacher != 1], axis=1).astype(np.int64)
 
 
 def _roll(rng, n_dice: np.ndarray, pts_table, cnt_table):

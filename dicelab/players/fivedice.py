@@ -5,6 +5,7 @@ import param
 
 from ..i18n import N_
 from ..actions import Roll, Stand
+from ..rules import fivedice as turn
 from ..rules.fivedice import STRATEGIES, THRESHOLD_RANGE, UNIT
 from .registry import register, spec_value
 
@@ -16,11 +17,11 @@ def final_turn_action(view):
     st = view.state
     if getattr(st, "final_from", None) is None or st.phase != "decide":
         return None
-    lead = max(t for i, t in enumerate(st.totals) if i != st.current)
+    lead = turn.leader_total(st.totals, st.current)
     if view.choose_keepers():
         return _final_keep(view, lead)
     need, _ = view.need_to_stand()
-    if st.totals[st.current] + st.turn_total > lead and st.turn_total >= need:
+    if turn.passes_leader(st.totals[st.current], st.turn_total, lead) and st.turn_total >= need:
         return Stand()
     return Roll()
 

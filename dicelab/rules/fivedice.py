@@ -2,8 +2,9 @@
 
 What a stand needs (Bones' minimum on the board; Thousand's opening, pits and barrel) and what a
 stand or a bust does to a player's standing (the barrel, its attempts and fall, bolts and their
-penalty). The game models, the players, the exact odds and the vectorised lab all call these
-functions, so there is one copy of each rule.
+penalty), and how a Bones game goes on between turns (the final turns, the winner). The game
+models, the players, the exact odds and the vectorised lab all call these functions, so there is
+one copy of each rule.
 
 Every function takes either plain numbers (a game, a player) or numpy arrays of the same shape
 (the lab's batches, elementwise); plain numbers give plain Python numbers back, so the results
@@ -245,3 +246,53 @@ def check_standing(r: FiveDiceRules, p: Standing) -> None:
     elif not r.barrel and total >= r.target:
         raise RuleError(L_("Thousand: a total of {total} has already won (target {target})",
                            total=str(total), target=str(r.target)))
+
+
+# ----- Bones between turns: the final turns and the winner (RULES.md "Bones") ---------------------
+# The game (games/bones.py), the computers (players/fivedice.py) and the lab's two loops
+# (lab/fivedice.py, lab/win.py) all sequence a Bones game with these, on plain numbers or on
+# arrays (one entry per game; ``final_from`` -1 where nobody has reached the target yet).
+def starts_final_turns(total, target: int, final_from):
+    """Whether a stand that brought a player to ``total`` starts the final turns: the first to
+    reach ``target`` (``final_from`` None or -1 while nobody has)."""
+    if final_from is None:
+        return total >= target
+    return _and(final_from < 0, total >= target)
+
+
+def leader_total(totals, seat):
+    """The highest total of the players other than ``seat`` (``totals``: one entry per seat,
+    or (games, seats) with one ``seat`` per game): what a final turn must pass."""
+    if totals.__class__ is _ND:
+        others = totals.astype(np.int64, copy=True)
+        others[np.arange(others.shape[0]), seat] = np.iinfo(np.int64).min
+        return others.max(axis=1)
+    return max(t for i, t in enumerate(totals) if i != seat)
+
+
+def passes_leader(total, turn_total, lead):
+    """A final turn's aim ("one turn to try to exceed"): standing now ends above ``lead``. Every
+    computer stands in its final turn exactly when it does (and the rules allow a stand)."""
+    return total + turn_total > lead
+
+
+def final_turn_need(r: FiveDiceRules, total, lead):
+    """The smallest turn total that passes ``lead`` from ``total`` (scores are multiples of the
+    unit), at least one unit."""
+    return _max(lead - total + r.unit, r.unit)
+
+
+def final_turns_over(final_from, next_seat):
+    """The final turns end when the dice come back to the player who reached the target."""
+    return final_from == next_seat
+
+
+def bones_winner(totals, reached_at):
+    """Bones' winner once the final turns are over: the highest total; a tie goes to the player
+    who reached that total first (the smaller ``reached_at``). One entry per seat, or
+    (games, seats) arrays for one winner per game."""
+    if totals.__class__ is _ND:
+        best = totals.max(axis=1, keepdims=True)
+        first = np.where(totals == best, reached_at, np.iinfo(np.int64).max)
+        return first.argmin(axis=1)
+    return min(range(len(totals)), key=lambda i: (-totals[i], reached_at[i]))
