@@ -5,7 +5,9 @@ Goals: at most 60 s of CPU and 500 MB peak, to the 1e-9 tolerance. The numba com
 turn loop is timed apart (it is cached once per machine, ``cache=True``); the plain reference
 (50 products of 400x400 matrices, as benchmarks/win_table.py) says what a CPU second was worth
 in this run. Small settings (target 150, barrel 100) are built too: seconds, for comparison.
-Run: .venv/bin/python benchmarks/win_thousand_build.py [--small-only]
+With ``--cpu-limit S`` (make bench: 240) a build is stopped after S seconds of CPU: its row
+says MISSED with the sweeps done by then and the last sweep's largest change.
+Run: .venv/bin/python benchmarks/win_thousand_build.py [--small-only] [--cpu-limit S]
 """
 import json
 import os
@@ -35,7 +37,9 @@ tiny = wt.thousand_win_rules("thousand", target=150, barrel=100, pits=[(25, 50)]
 s = wt._Solver(tiny); s.layers(); s.sweep(wt._start_values(s.st.n))   # compile / load cache
 compile_cpu = time.process_time() - c0
 w0, c0 = time.perf_counter(), time.process_time()
-W, bits, sweeps, residual, solver = wt._build(tr, progress=False)
+def seen(k, ch):
+    print(json.dumps({"sweep": k, "change": ch, "cpu": time.process_time() - c0}), flush=True)
+W, bits, sweeps, residual, solver = wt._build(tr, progress=False, callback=seen)
 i0 = solver.st.index(Standing(0, False), tr.unit)
 print(json.dumps({"wall": time.perf_counter() - w0, "cpu": time.process_time() - c0,
                   "compile": compile_cpu, "sweeps": sweeps, "residual": residual,
@@ -58,30 +62,44 @@ def reference() -> float:
     return time.process_time() - c0
 
 
-def build(kw) -> dict:
+def build(kw, cpu_limit: float | None = None) -> dict:
     env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
            "NUMBA_NUM_THREADS": "1"}
+
+    def limit():
+        if cpu_limit:
+            import resource
+            resource.setrlimit(resource.RLIMIT_CPU, (int(cpu_limit), int(cpu_limit) + 5))
+
     out = subprocess.run([sys.executable, "-c", CHILD, json.dumps(kw)], env=env,
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, preexec_fn=limit)
+    lines = [json.loads(x) for x in out.stdout.strip().splitlines() if x.startswith("{")]
     if out.returncode:
+        sweeps = [x for x in lines if "sweep" in x]
+        if sweeps and cpu_limit and out.returncode in (-24, -9):     # SIGXCPU, SIGKILL
+            last = sweeps[-1]
+            return {"error": f"stopped at {cpu_limit:.0f} s CPU after {last['sweep']} sweeps, "
+                             f"last change {last['change']:.1e}"}
         return {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]}
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return lines[-1]
 
 
 def main(argv=()):
+    argv = list(argv)
+    cpu_limit = float(argv[argv.index("--cpu-limit") + 1]) if "--cpu-limit" in argv else None
     ref = reference()
     load = os.getloadavg()[0]
     rows = []
     for label, kw in SETTINGS[1:] if "--small-only" in argv else SETTINGS:
-        b = build(kw)
+        b = build(kw, cpu_limit)
         if "error" in b:
-            rows.append((label, "-", "-", "-", "-", "-", "-", "-", "-", f"missed ({b['error']})"))
+            rows.append((label, "-", "-", "-", "-", "-", "-", "-", "-", f"MISSED ({b['error']})"))
             continue
         met = b["cpu"] <= CPU_GOAL and b["rss"] <= RSS_GOAL
         rows.append((label, b["statuses"], b["floor"], b["sweeps"], f"{b['cpu']:.1f}",
                      f"{b['cpu'] / ref:.1f}x", f"{b['compile']:.1f}", f"{b['rss']:.0f}",
                      f"{b['start']:.7f}",
-                     ("met" if met else "missed") if label == "default" else "-"))
+                     ("met" if met else "MISSED") if label == "default" else "-"))
     print_table(f"Two-seat Thousand win table, whole build from no cache (fresh process; load "
                 f"average {load:.1f} on {os.cpu_count()} cores; plain reference {ref:.2f} s "
                 f"CPU)", ["settings", "statuses", "floor", "sweeps", "CPU s", "CPU / plain",
