@@ -11,7 +11,7 @@ NB_STAMP := $(VENV)/.installed-notebook
 DOCS_STAMP := $(VENV)/.installed-docs
 LAB_PORT ?= 8888
 
-.PHONY: run test venv install install-test lab chromium redis-server bench clean messages docs lint
+.PHONY: run test test-slow typecheck venv install install-test lab chromium redis-server bench clean messages docs lint
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -61,6 +61,10 @@ run: install
 
 test: install-test chromium redis-server
 	$(PY) -m pytest -n 2 -q
+
+# the tests marked slow (tests/conftest.py): builds, whole games, big sweeps; .ci/run runs them
+test-slow: install-test chromium redis-server
+	DICELAB_SLOW=1 $(PY) -m pytest -n 2 -q -m slow --durations=15
 
 # extract the marked messages into the French and Russian catalogs and compile them
 messages: install-test

@@ -1,4 +1,5 @@
-"""Rules settings of each variant as param objects (RULES.md), with their named presets.
+"""Rules settings of each variant as param objects (docs/explanation/rules.md), with their named
+presets.
 
 Each parameter has bounds and a step so a settings panel can be generated with ``pn.Param``.
 """

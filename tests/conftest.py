@@ -31,7 +31,22 @@ for _var, _sub in (("XDG_CACHE_HOME", "cache"), ("XDG_DATA_HOME", "data"),
 for _var in ("DICELAB_RECORDS", "DICELAB_ROOMS"):  # the user's own stores: defaults above
     os.environ.pop(_var, None)
 
-from dicelab.errors import RuleError  # noqa: E402  (after the folders above)
+from dicelab.config import value  # noqa: E402  (after the folders above)
+from dicelab.errors import RuleError  # noqa: E402
+
+# One slow mechanism: a test marked ``@pytest.mark.slow`` runs only with DICELAB_SLOW=1
+# (.ci/run runs them in a step of their own: ``DICELAB_SLOW=1 pytest -m slow``). Each behaviour
+# a slow test checks keeps a quicker test in the everyday suite.
+SLOW = bool(value("DICELAB_SLOW"))
+
+
+def pytest_collection_modifyitems(config, items):
+    if SLOW:
+        return
+    skip = pytest.mark.skip(reason="slow: set DICELAB_SLOW=1")
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            item.add_marker(skip)
 
 
 def pytest_unconfigure(config):

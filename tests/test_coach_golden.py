@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -87,8 +86,8 @@ def _win_cache(tmp_path_factory):
     win.cache_dir = saved
 
 
-SEEDS = [(c, s) for c in CASES
-         for s in range(1, 1 + (GAMES_OF[c] if os.environ.get("DICELAB_SLOW") else QUICK))]
+SEEDS = [pytest.param(c, s, marks=[pytest.mark.slow] if s > QUICK else [])
+         for c in CASES for s in range(1, 1 + GAMES_OF[c])]
 
 
 @pytest.mark.parametrize("case,seed", SEEDS)

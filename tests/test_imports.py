@@ -146,7 +146,7 @@ def test_every_module_imports_in_a_fresh_interpreter_in_three_orders():
         assert done.returncode == 0, done.stderr[-2000:]
 
 
-@pytest.mark.skipif(not os.environ.get("DICELAB_SLOW"), reason="slow: set DICELAB_SLOW=1")
+@pytest.mark.slow
 def test_each_module_imports_first_in_a_fresh_interpreter():
     """No module relies on another having been imported before it (about a minute)."""
     for name in sorted(MODULES):

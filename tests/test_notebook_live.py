@@ -5,7 +5,6 @@ pace. The browser side (JupyterLab, network blocked) is tests/ui/test_jupyterlab
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 
@@ -140,7 +139,7 @@ def test_notebook_weight(executed):
     assert "dicelab app" in outputs_text(executed.cells[5])
 
 
-@pytest.mark.skipif(not os.environ.get("DICELAB_SLOW"), reason="slow: set DICELAB_SLOW=1")
+@pytest.mark.slow
 def test_app_output_has_no_cdn_link():
     """The whole app inline is ~65 MB of output: rendered in the kernel, not sent here."""
     out = printed(execute([APP_CELL]).cells[0])

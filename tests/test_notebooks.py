@@ -36,7 +36,6 @@ def test_stored_without_outputs(path):
                 f"{path.name}: clear the outputs before committing"
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs(path):
     nb = nbformat.read(path, as_version=4)

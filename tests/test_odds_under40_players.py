@@ -5,7 +5,6 @@ the same policy (numpy dice and the real game model) within the 95% interval."""
 from __future__ import annotations
 
 import math
-import os
 from fractions import Fraction
 from functools import cache
 
@@ -187,8 +186,7 @@ def evaluate(n, policies, scores=None, status=None, cur=0):
     return decide(tuple(scores), tuple(status), cur)
 
 
-@pytest.mark.parametrize("n", [3, pytest.param(4, marks=pytest.mark.skipif(
-    not os.environ.get("DICELAB_SLOW"), reason="slow (1-2 min): set DICELAB_SLOW=1"))])
+@pytest.mark.parametrize("n", [3, pytest.param(4, marks=pytest.mark.slow)])  # 4: 1-2 min
 def test_independent_evaluation_of_the_solver_play(n):
     got = evaluate(n, [solver_policy] * n)
     assert got == pytest.approx(u40.readout(0, (0,) * (n - 1)).chances, abs=1e-12)

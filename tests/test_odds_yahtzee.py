@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 from fractions import Fraction
 from functools import cache
@@ -22,8 +21,7 @@ from dicelab.commands.solve import parse_rules
 from dicelab.rules.yahtzee import BOXES, UPPER, scoring_options, upper_bonus_due, yahtzee_bonus_due
 from dicelab.settings import YahtzeeSettings
 
-slow = pytest.mark.skipif(not os.environ.get("DICELAB_SLOW"),
-                          reason="slow: set DICELAB_SLOW=1 (the benchmark times the full solve)")
+slow = pytest.mark.slow  # the benchmark times the full solve
 Z = 4.5  # Monte Carlo tolerance in standard errors (fixed seeds: deterministic anyway)
 OUT = [m for m, _ in multisets(5)]
 PROB = {m: Fraction(w, 6 ** 5) for m, w in multisets(5)}
@@ -424,7 +422,6 @@ def test_solve_command(tmp_path, monkeypatch, capsys):
 
 # ----- slow: the full official game, and yatzy-solver ---------------------------------------
 @slow
-@pytest.mark.slow
 def test_official_and_upper_bonus_only_optima():
     official = yz.solve("official", progress=False, cache=False)
     assert official.expected_score == pytest.approx(254.5877, abs=5e-5)
@@ -467,7 +464,6 @@ def compare_with_yatzy_solver(ours, theirs, rng, situations: int, with_ybox: boo
 
 
 @slow
-@pytest.mark.slow
 def test_option_values_match_yatzy_solver():
     ys = pytest.importorskip("yatzy_solver")
     theirs = ys.Solver.build(ys.Variant("american+forced-joker"))
@@ -476,7 +472,6 @@ def test_option_values_match_yatzy_solver():
 
 
 @slow
-@pytest.mark.slow
 def test_monte_carlo_of_the_seed_preset():
     table = yz.solve("seed", progress=False, cache=False)
     rng = np.random.default_rng(4)

@@ -7,7 +7,6 @@ the default table (10,000) is behind DICELAB_SLOW=1 (the benchmark times it).
 """
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import pytest
@@ -18,8 +17,7 @@ from dicelab.lab import win as duels
 from dicelab.lab.fivedice import roll_tables
 from dicelab.odds import win
 
-slow = pytest.mark.skipif(not os.environ.get("DICELAB_SLOW"),
-                          reason="slow: set DICELAB_SLOW=1")
+slow = pytest.mark.slow
 
 
 @pytest.fixture(scope="module", params=[(500, 50), (1000, 300)], ids=["t500m50", "t1000m300"])

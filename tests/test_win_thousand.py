@@ -12,7 +12,6 @@ minutes: README, "Chance to win").
 from __future__ import annotations
 
 import json
-import os
 
 import numpy as np
 import pytest
@@ -23,8 +22,7 @@ from dicelab.lab import win as duels
 from dicelab.odds import win, win_thousand
 from dicelab.rules.fivedice import Standing as S
 
-slow = pytest.mark.skipif(not os.environ.get("DICELAB_SLOW"),
-                          reason="slow: set DICELAB_SLOW=1")
+slow = pytest.mark.slow
 
 # barrel 100 and target 150 (a barrel turn needs 50), one pit 25-50, default opening 50,
 # three attempts, a fall of 50 and a bolt penalty of 50 every third bolt in a row

@@ -1,4 +1,5 @@
-"""Bones (RULES.md "Bones"): five dice, first to the target, final turns for the others."""
+"""Bones (docs/explanation/rules.md "Bones"): five dice, first to the target, final turns for the
+others."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,4 +1,4 @@
-"""Thousand, "1000" (RULES.md "Thousand"): opening, pits, the barrel and bolts."""
+"""Thousand, "1000" (docs/explanation/rules.md "Thousand"): opening, pits, the barrel and bolts."""
 from __future__ import annotations
 
 from dataclasses import dataclass

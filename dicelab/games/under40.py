@@ -1,4 +1,5 @@
-"""Under40 (RULES.md "Under40"; seed 001): two dice, rounds, get to 40 without passing it.
+"""Under40 (docs/explanation/rules.md "Under40"; seed 001): two dice, rounds, get to 40 without
+passing it.
 
 A round: every player builds a round score from 0 by rolling. A player may stop only with a round
 score above the best standing score of the others; exactly 40 wins the round at once, over 40

@@ -1,4 +1,5 @@
-"""Yahtzee (RULES.md "Yahtzee"; seed 004): 13 boxes per card, one box filled per round.
+"""Yahtzee (docs/explanation/rules.md "Yahtzee"; seed 004): 13 boxes per card, one box filled per
+round.
 
 A turn is ``Roll()`` (all five dice), then up to ``rerolls`` times ``Reroll(positions)``, then
 ``Score(box)``. What a box may take comes from ``rules.yahtzee.scoring_options`` (the one home

@@ -57,7 +57,7 @@ def simulate_turns(variant: str, policy: Policy, n_turns: int, seed=None, preset
     ``need`` (a number or one per turn): the turn total required to stand (min on board,
     opening, pit exit...); ``on_board`` (likewise) feeds the hot-dice habit. ``final`` (one per
     turn, 0: none): Bones' final turn, the turn total that passes the leader: every computer
-    rolls on until it has it and stands then (RULES.md)."""
+    rolls on until it has it and stands then (docs/explanation/rules.md)."""
     rng = rng if rng is not None else np.random.default_rng(seed)
     pts_table, cnt_table = roll_tables(variant, preset)
     compulsory = variant == "thousand"
@@ -131,8 +131,9 @@ class GamesResult:
 
 def simulate_bones_games(policies: list[Policy], n_games: int, seed=None, min_on_board=600,
                          target=10_000, preset="hypercard") -> GamesResult:
-    """Whole Bones games (RULES.md: minimum to get on the board, final turns, ties to who got
-    there first) between the seats' policies; the starter is uniform (a fair roll-off)."""
+    """Whole Bones games (docs/explanation/rules.md: minimum to get on the board, final turns, ties
+    to who got there first) between the seats' policies; the starter is uniform (a fair
+    roll-off)."""
     r = turn.FiveDiceRules.of("bones", {"preset": preset, "min_on_board": min_on_board})
     rng = np.random.default_rng(seed)
     seats = len(policies)
@@ -183,9 +184,9 @@ def simulate_bones_games(policies: list[Policy], n_games: int, seed=None, min_on
 
 def simulate_thousand_games(policies: list[Policy], n_games: int, seed=None,
                             config=None, max_turns: int = MAX_TURNS) -> GamesResult:
-    """Whole Thousand games (RULES.md: opening, pits, barrel and its attempts, bolts and their
-    penalty; a win from the barrel ends the game at once) between threshold policies; a game
-    still going after ``max_turns`` turns ends unfinished (winner -1)."""
+    """Whole Thousand games (docs/explanation/rules.md: opening, pits, barrel and its attempts,
+    bolts and their penalty; a win from the barrel ends the game at once) between threshold
+    policies; a game still going after ``max_turns`` turns ends unfinished (winner -1)."""
     from ..settings import ThousandSettings
 
     c = config or ThousandSettings()

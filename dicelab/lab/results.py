@@ -42,8 +42,8 @@ def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
     return m, m - Z95 * se, m + Z95 * se
 
 
-# Thousand's totals may fall for ever (RULES.md: bolts, "totals may go negative"): two
-# gamblers drift below -100,000 and never finish. A game still going after this many turns
+# Thousand's totals may fall for ever (docs/explanation/rules.md: bolts, "totals may go negative"):
+# two gamblers drift below -100,000 and never finish. A game still going after this many turns
 # is stopped and reported as unfinished (nobody wins it) instead of hanging the lab.
 MAX_TURNS = 5_000
 

@@ -1,5 +1,6 @@
-"""Vectorised Under40 games (RULES.md "Under40"): every game in the batch takes one action of
-its player on turn per step, so rounds, bust pots, exact-40 awards and rotation run in numpy."""
+"""Vectorised Under40 games (docs/explanation/rules.md "Under40"): every game in the batch takes one
+action of its player on turn per step, so rounds, bust pots, exact-40 awards and rotation run in
+numpy."""
 from __future__ import annotations
 
 import numpy as np

@@ -6,7 +6,7 @@ rules module), so these games share no code with the win solver's roll kernel. A
 total c = b + turn total, dice n for the next roll, asked only where the rules allow a stand in
 a regular turn. In a final turn (the other has reached the target) every policy here plays the
 seed's "one turn to try to exceed": it rolls until its total is above the leader's and stands
-then (RULES.md "Bones"), which is also what maximises the chance to win there.
+then (docs/explanation/rules.md "Bones"), which is also what maximises the chance to win there.
 """
 from __future__ import annotations
 
@@ -188,9 +188,9 @@ ThousandStandFn = Callable[..., np.ndarray]
 def play_thousand(policies: tuple[ThousandStandFn, ThousandStandFn], n_games: int, rules,
                   start=None, rng=None, seed=None, max_steps: int = 200_000,
                   first: str | None = None) -> Duels:
-    """Play ``n_games`` two-seat Thousand games (RULES.md "Thousand") from one state: seat 0 is
-    on turn; ``start`` = (my Standing, the other's Standing, turn total, dice left), points,
-    plain numbers (default: the start of a game). Stands and busts go through
+    """Play ``n_games`` two-seat Thousand games (docs/explanation/rules.md "Thousand") from one
+    state: seat 0 is on turn; ``start`` = (my Standing, the other's Standing, turn total, dice
+    left), points, plain numbers (default: the start of a game). Stands and busts go through
     ``rules.fivedice.stand`` / ``bust``; a stand that wins ends the game. ``first``: "stand" or
     "roll" forces seat 0's decision at a mid-turn start (a stand only where allowed)."""
     from ..rules import fivedice as turn

@@ -1,4 +1,5 @@
-"""Exact odds for the five-dice games, Bones and Thousand (RULES.md "Bones", "Thousand").
+"""Exact odds for the five-dice games, Bones and Thousand (docs/explanation/rules.md "Bones",
+"Thousand").
 
 One roll: every sorted outcome of n dice is enumerated with its number of orderings
 (``rules.*.table``), so the distribution of (points, counting dice) is exact (``Fraction``) and
@@ -488,9 +489,9 @@ def optimal_turn_ev(rules, *, on_board: bool = True, banked: int = 0, on_barrel:
 def threshold_turn_ev(rules, threshold: int, hot_dice_habit: bool = True, *,
                       on_board: bool = True, banked: int = 0, on_barrel: bool = False,
                       barrel_turns: int = 0, bolts: int = 0) -> float:
-    """Expected points of a fresh turn of the threshold computer (RULES.md "Bones": stands as
-    soon as the turn total is >= threshold and it may stand; with the hot-dice habit it rolls
-    hot dice again unless that stand puts it on the board for the first time). Thousand's hot
+    """Expected points of a fresh turn of the threshold computer (docs/explanation/rules.md "Bones":
+    stands as soon as the turn total is >= threshold and it may stand; with the hot-dice habit it
+    rolls hot dice again unless that stand puts it on the board for the first time). Thousand's hot
     dice are always rolled, so the habit does not matter there."""
     r = as_rules(rules)
     check_standing(r, Standing(banked, on_board, on_barrel, barrel_turns, bolts))

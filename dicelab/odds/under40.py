@@ -1,4 +1,4 @@
-"""Exact odds for Under40 (RULES.md "Under40"; seed 001).
+"""Exact odds for Under40 (docs/explanation/rules.md "Under40"; seed 001).
 
 A roll of two dice adds an even number of 2..72 points (``rules.under40.distribution``), so a
 round score that is still in play is one of 0, 2, ..., 38: everything here is exact over that
@@ -20,10 +20,10 @@ exactly one player wins the round, this is a zero-sum game solved by backward in
     W(m, o) = max( sum_x p(x) * [1 if m + x == 40, 0 if m + x > 40, else W(m + x, o)],
                    1 - W(o, m)   if m > o ).
 
-N-player round (RULES.md "Under40": a follower must roll until above the best standing score;
-exactly 40 wins the round at once; over 40 busts the player out of the round; the last player
-left wins it). Busted players no longer matter, and a stop needs a score strictly above every
-other standing score, so on every turn the players still in the round are, in seat order after
+N-player round (docs/explanation/rules.md "Under40": a follower must roll until above the best
+standing score; exactly 40 wins the round at once; over 40 busts the player out of the round; the
+last player left wins it). Busted players no longer matter, and a stop needs a score strictly above
+every other standing score, so on every turn the players still in the round are, in seat order after
 the player on turn: those who have not had a turn yet (round score 0, only in the round's first
 lap), then the stopped players with strictly rising scores. A position is therefore the set
 ``F`` of the stopped scores (plus the on-turn player's when it is above them all) and the number

@@ -1,5 +1,5 @@
 """Under40's last rounds played for the game (issue 16): two players, exact chances to win the
-GAME where both totals are within ``reach`` of the target (RULES.md "Under40").
+GAME where both totals are within ``reach`` of the target (docs/explanation/rules.md "Under40").
 
 ``odds.under40`` maximises the chance to win the round. The game is decided at the end of a
 round, by points: the round's winner earns 40 x players on an exact 40, else the busted score

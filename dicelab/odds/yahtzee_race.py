@@ -4,8 +4,8 @@ strictly above every other seat, exactly, for every keep and for scoring now.
 With one open box the rest of a card's game is one turn: its final roll fills that box, so the
 final score is ``total + gain(roll)``, where ``gain`` is the box's points (forced joker rule from
 ``rules.yahtzee.scoring_options``) plus the upper bonus it completes and the Yahtzee bonus it
-earns (RULES.md "Yahtzee"). Any utility of the final roll then goes through the classic chain
-(keep some dice, average over the rest) on the 252 sorted outcomes and 462 keeps of
+earns (docs/explanation/rules.md "Yahtzee"). Any utility of the final roll then goes through the
+classic chain (keep some dice, average over the rest) on the 252 sorted outcomes and 462 keeps of
 ``odds.yahtzee``: with the utility ``1[final > the others' best]`` the chain gives the chance to
 win of every option, with ``gain`` it gives the expected points (the solitaire table's values).
 

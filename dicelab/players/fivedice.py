@@ -1,4 +1,5 @@
-"""Threshold computers for Bones and Thousand (RULES.md "Bones": seed 000's strategies)."""
+"""Threshold computers for Bones and Thousand (docs/explanation/rules.md "Bones": seed 000's
+strategies)."""
 from __future__ import annotations
 
 import param
@@ -11,8 +12,8 @@ from .registry import register, spec_value
 
 
 def final_turn_action(view):
-    """Bones' final turn (RULES.md "Bones": "one turn to try to exceed"): roll on until the
-    total would be above the leader's, stand then. None outside a final turn. With
+    """Bones' final turn (docs/explanation/rules.md "Bones": "one turn to try to exceed"): roll on
+    until the total would be above the leader's, stand then. None outside a final turn. With
     choose_keepers the dice set aside are the ones that pass the leader most often."""
     st = view.state
     if getattr(st, "final_from", None) is None or st.phase != "decide":
@@ -53,8 +54,9 @@ RACE_LIKELY = 0.5
 
 def opponent_finish_chance(view) -> float:
     """Thousand: the highest exact chance (odds.fivedice.reach_chance) that an opponent on the
-    barrel reaches ``target`` in their next turn (RULES.md "Thousand": from the barrel a stand
-    that reaches the target wins at once). 0.0 when nobody else sits on the barrel."""
+    barrel reaches ``target`` in their next turn (docs/explanation/rules.md "Thousand": from the
+    barrel a stand that reaches the target wins at once). 0.0 when nobody else sits on the
+    barrel."""
     st = view.state
     if not getattr(st, "on_barrel", None):
         return 0.0

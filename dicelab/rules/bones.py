@@ -1,4 +1,4 @@
-"""Bones scoring (RULES.md "Bones"; seeds 000 and 002). Pure and table-driven."""
+"""Bones scoring (docs/explanation/rules.md "Bones"; seeds 000 and 002). Pure and table-driven."""
 from __future__ import annotations
 
 from functools import cache

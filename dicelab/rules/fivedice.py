@@ -1,4 +1,5 @@
-"""The five-dice turn rules of Bones and Thousand, once (RULES.md "Bones", "Thousand").
+"""The five-dice turn rules of Bones and Thousand, once (docs/explanation/rules.md "Bones",
+"Thousand").
 
 What a stand needs (Bones' minimum on the board; Thousand's opening, pits and barrel) and what a
 stand or a bust does to a player's standing (the barrel, its attempts and fall, bolts and their
@@ -22,8 +23,8 @@ from ..i18n import L_
 from .bones import check_preset
 
 UNIT = {"bones": 50, "thousand": 5}  # every score of the variant is a multiple of this
-# seed 000's computers (RULES.md "Bones"); Thousand's on its own scale (a 1 scores 10 there,
-# 100 in Bones), with the threshold slider's range
+# seed 000's computers (docs/explanation/rules.md "Bones"); Thousand's on its own scale (a 1 scores
+# 10 there, 100 in Bones), with the threshold slider's range
 STRATEGIES = {"bones": {"chicken": 100, "aggressive": 200, "gambler": 300},
               "thousand": {"chicken": 25, "aggressive": 50, "gambler": 100}}
 THRESHOLD_RANGE = {"bones": (50, 2000), "thousand": (5, 500)}

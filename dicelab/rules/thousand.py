@@ -1,4 +1,5 @@
-"""Thousand ("1000") scoring (RULES.md "Thousand"; seed 003). Pure and table-driven."""
+"""Thousand ("1000") scoring (docs/explanation/rules.md "Thousand"; seed 003). Pure and
+table-driven."""
 from __future__ import annotations
 
 from functools import cache

@@ -1,4 +1,4 @@
-"""Under40 scoring (RULES.md "Under40"; seed 001)."""
+"""Under40 scoring (docs/explanation/rules.md "Under40"; seed 001)."""
 from __future__ import annotations
 
 from functools import cache

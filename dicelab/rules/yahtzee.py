@@ -1,4 +1,5 @@
-"""Yahtzee box scoring and the forced joker rule (RULES.md "Yahtzee"; seed 004). Pure."""
+"""Yahtzee box scoring and the forced joker rule (docs/explanation/rules.md "Yahtzee"; seed 004).
+Pure."""
 from __future__ import annotations
 
 from functools import cache

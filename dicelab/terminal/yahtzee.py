@@ -1,4 +1,4 @@
-"""Yahtzee in the terminal, as seed 004 describes it (RULES.md "Yahtzee").
+"""Yahtzee in the terminal, as seed 004 describes it (docs/explanation/rules.md "Yahtzee").
 
 Each round: the dice drawn with their positions; "Re-roll some dice? (y/n)"; 'y' asks which
 positions to roll again, 'n' moves on to scoring; the box is typed by name; invalid input gets a

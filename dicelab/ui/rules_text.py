@@ -1,4 +1,5 @@
-"""One-line summaries and short rules of each variant for the start screen (RULES.md decides).
+"""One-line summaries and short rules of each variant for the start screen
+(docs/explanation/rules.md decides).
 
 ``summary(v)`` and ``rules(v)`` give them in the current language; ``SUMMARY[v]`` and
 ``RULES[v]`` are the same, read when indexed (one message per paragraph or list item, so a

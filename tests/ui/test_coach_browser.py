@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
 from urllib.parse import quote_plus
 
@@ -21,8 +20,7 @@ import dicelab
 from .driver import DEEP, App, idle_work
 
 pytestmark = pytest.mark.browser
-SLOW = pytest.mark.skipif(not os.environ.get("DICELAB_SLOW"),
-                          reason="slow: set DICELAB_SLOW=1")
+SLOW = pytest.mark.slow
 HIGHLIGHT = "rgb(253, 226, 225)"  # coach_view.COSTLY
 # the review table's rows drawn now: [text, highlighted] (through Panel's shadow roots)
 MARKED = DEEP + """

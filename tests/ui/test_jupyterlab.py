@@ -24,9 +24,8 @@ from nbformat.v4 import new_code_cell, new_notebook
 
 from .conftest import CHROMIUM, ROOT, free_port, stop_process, wait_http
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow,
-              pytest.mark.skipif(not os.environ.get("DICELAB_SLOW"),
-                                 reason="slow (JupyterLab start, ~60 s): set DICELAB_SLOW=1")]
+# JupyterLab's start takes ~60 s
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SHOTS = ROOT / "docs" / "screenshots"
 LOCAL = ("127.0.0.1", "localhost")
 CELLS = [

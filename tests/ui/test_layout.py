@@ -21,10 +21,9 @@ from .driver import DEEP, App
 
 pytestmark = pytest.mark.browser
 
-SLOW = os.environ.get("DICELAB_SLOW") == "1"
-VIEWS = [(390, 844, "light"), (1280, 900, "dark")]
-if SLOW:
-    VIEWS += [(390, 844, "dark"), (1280, 900, "light")]
+VIEWS = [pytest.param(w, h, s, id=f"{w}x{h}-{s}", marks=[pytest.mark.slow] if slow else [])
+         for w, h, s, slow in [(390, 844, "light", False), (1280, 900, "dark", False),
+                               (390, 844, "dark", True), (1280, 900, "light", True)]]
 TITLES = {"bones": "Bones", "thousand": "Thousand", "under40": "Under40", "yahtzee": "Yahtzee"}
 
 
@@ -197,7 +196,7 @@ def check_table(page, where, dark: bool, phone: bool):
     return lay
 
 
-@pytest.mark.parametrize("width, height, scheme", VIEWS, ids=[f"{w}x{h}-{s}" for w, h, s in VIEWS])
+@pytest.mark.parametrize("width, height, scheme", VIEWS)
 def test_every_variant_fits_the_screen(browser, app_server, artifacts, width, height, scheme):
     ctx = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
     page = ctx.new_page()

@@ -37,7 +37,7 @@ from .test_browser import five_dice_decider, yahtzee_turn
 pytestmark = [pytest.mark.browser]
 # what issue 6 is checked by runs in every `make test` (about 5 min on 2 cores); the rest
 # with DICELAB_SLOW=1
-SLOW = pytest.mark.skipif(not os.environ.get("DICELAB_SLOW"), reason="slow: set DICELAB_SLOW=1")
+SLOW = pytest.mark.slow
 
 PACE = "0.05"  # seconds per computer action on the server
 HOSTILE = "<img src=x onerror=alert(1)>"
@@ -431,7 +431,6 @@ def test_bones_two_people_and_a_computer_play_to_the_end(people, room_server, sq
     assert not ann.page.errors and not bob.page.errors
 
 
-@pytest.mark.slow
 @SLOW
 def test_yahtzee_two_people_play_several_turns(people, room_server, sqlite_rooms):
     ann, bob = people(room_server), people(room_server)
@@ -618,7 +617,6 @@ def test_reload_gets_the_seat_back(people, room_server, sqlite_rooms):
     assert ref.acted["Bob"] > 2
 
 
-@pytest.mark.slow
 @SLOW
 def test_the_session_a_reload_left_does_not_mark_the_seat_away(people, tmp_path):
     rooms = "sqlite://" + str(tmp_path / "rooms.db")

@@ -16,17 +16,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-import os
 import pytest
 
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "benchmarks" / "rooms_load.py"
 
-# heavy for the CI's 2 cores: DICELAB_SLOW=1 make test runs it
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not os.environ.get("DICELAB_SLOW"),
-                                 reason="slow: set DICELAB_SLOW=1")]
+# heavy for the CI's 2 cores: slow (DICELAB_SLOW=1; .ci/run runs it)
+pytestmark = [pytest.mark.slow]
 
 
 def test_rooms_under_load_lose_nothing_and_every_page_ends_in_the_final_state(tmp_path,

@@ -24,9 +24,8 @@ import pytest
 from .conftest import CHROMIUM, ROOT, free_port, stop_process, wait_http
 from .driver import App
 
-pytestmark = [pytest.mark.slow]
 # serving from the installed copy and running a notebook with it take ~50 s on 2 busy cores
-SLOW = pytest.mark.skipif(not os.environ.get("DICELAB_SLOW"), reason="slow: set DICELAB_SLOW=1")
+SLOW = pytest.mark.slow
 
 
 def tracked_package_files() -> list[str]:
