@@ -3,9 +3,6 @@ drawer and keys. One instance per browser session (``create_app`` is what gets s
 function, never a shared object). Each screen is a module of its own."""
 from __future__ import annotations
 
-import logging
-import unicodedata
-
 import panel as pn
 import panel_material_ui as pmui
 from bokeh.settings import settings as bokeh_settings
@@ -16,6 +13,8 @@ from ..errors import RuleError
 from ..i18n import _
 from ..rooms.pacer import default_strategy
 from .join_link import JoinLink, served_at
+from .analysis import StepKeys
+from .analysis_app import BoardScreens
 from .keys import KeyBridge
 from .language import (LanguageKeeper, built_in_words, first_language, header_language,
                        language_menu, set_page_language, url_language)
@@ -32,6 +31,7 @@ from .start import SeatSpec, StartScreen
 from .switch_player import SwitchPlayer
 from .table import Table
 from .tray import TrayView
+from .url_args import url_arg as _arg
 from .variant_cards import VARIANTS, VariantCards
 from .wire import lean_patches, send_at_once, served_doc
 
@@ -76,30 +76,12 @@ def preload():
     process, and a client that first meets the type in an update cannot decode it. Not a
     Tabulator: a hidden one retries its resize in a loop (Panel 1.9.4), a whole core per open
     tab; its model is in Panel's bundle and its script comes with the extension."""
-    return pn.Column(TrayView(), CardView(), JoinLink(), VariantCards(), pmui.Switch(),
+    return pn.Column(TrayView(), CardView(), JoinLink(), VariantCards(), StepKeys(), pmui.Switch(),
                      pmui.FloatSlider(), pmui.IntSlider(), pmui.Typography(""), pmui.Select(),
                      pn.widgets.FileDownload(), visible=False)
 
 
-def _arg(name: str):
-    """A URL query value as text; a value that is not UTF-8 (``?room=%FF``) or too long is
-    ignored with a log line: the page opens as if it were not there."""
-    args = getattr(pn.state, "session_args", None) or {}
-    v = args.get(name)
-    if not v:
-        return None
-    try:
-        text = v[0].decode()
-    except UnicodeDecodeError:
-        logging.getLogger("dicelab").warning("ignored URL value %s=%r: not UTF-8", name, v[0][:40])
-        return None
-    if len(text) > 200 or any(unicodedata.category(c)[0] == "C" for c in text):
-        logging.getLogger("dicelab").warning("ignored URL value %s=%r", name, text[:40])
-        return None
-    return text
-
-
-class DicelabApp(NotebookShow, pn.viewable.Viewer):
+class DicelabApp(BoardScreens, NotebookShow, pn.viewable.Viewer):
     """Start screen <-> table in a pmui Page with a settings drawer."""
 
     def __init__(self, records_path=None, prefs: Prefs | None = None, lang: str | None = None,
@@ -134,6 +116,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
             self.play.variant if self.play else self.start_screen.variant))
         self._settings_btn = _header_button("", lambda e: self.toggle_settings())
         self._net_btn = _header_button(_("Network games"), lambda e: self.show_lobby())
+        self._board_btn = _header_button(_("Analyse"), lambda e: self.show_board())
         self._lang_keeper = LanguageKeeper(lang=self.lang, words=built_in_words())
         self._lang_keeper.param.watch(self._browser_reported, "read")
         # the header's menu; a phone's header has no room for it: the drawer has one too
@@ -151,7 +134,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
             pn.state.on_session_destroyed(self._session_gone)
             keep_flushing()  # a page must never stay a message behind (see session.py)
         self.page = pmui.Page(
-            title="dicelab", header=[pn.Row(self._new, self._net_btn, self._rules_btn,
+            title="dicelab", header=[pn.Row(self._new, self._net_btn, self._board_btn, self._rules_btn,
                                           self._settings_btn, self._lang_menu, margin=0,
                                           styles={"margin-left": "auto", "gap": "6px",
                                                   "align-items": "center"},
@@ -162,6 +145,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
             theme_toggle=True, raw_css=[PAGE_CSS], stylesheets=[PAGE_THEME_CSS])
         self.page.param.watch(self._dark_theme, "dark_theme")
         unlink_busy(self.page)
+        self.board_from_url()  # ?game=: the page opens on the analysis board
 
     @property
     def start_screen(self) -> StartScreen:
@@ -193,6 +177,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
         self._rules_btn.label = _("Rules")
         self._settings_btn.label = "⚙ " + _("Settings")
         self._net_btn.label = _("Network games")
+        self._board_btn.label = _("Analyse")
         self._lang_menu.label = self._drawer_menu.label = _("Language")
 
     def _menu_chose(self, lang: str):
@@ -236,7 +221,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
         elif self.lobby is not None and shown is self.lobby:
             self.lobby.relabel()
             self._show(self.lobby)
-        elif shown is self._start_screen:
+        elif shown is self._start_screen or self.relabel_board(shown):
             self._show(shown)
 
     def _show(self, screen):
@@ -285,6 +270,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
     def start_game(self, game):
         self._leave_screens()
         self.play = Play(game, prefs=self.prefs, records=self.records)
+        self.play.shared("open_board", lambda: lambda at: self.show_board(at=at))
         self.drawer.play = self.play
         self._show_table()
         return self.play
@@ -364,7 +350,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
         return self.play
 
     def on_key(self, key: str, seen=None):
-        play = self.active_play
+        play = self.active_play if not self.board_shown else None
         if play is not None:
             play.key(key, seen)
 

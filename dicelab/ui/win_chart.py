@@ -6,12 +6,13 @@ done, its last point refined as the estimate grows)."""
 from __future__ import annotations
 
 import panel as pn
+from bokeh.events import Tap
 from bokeh.models import (BasicTicker, ColumnDataSource, Legend, LegendItem,
-                          NumeralTickFormatter, Range1d)
+                          NumeralTickFormatter, Range1d, Span)
 from bokeh.plotting import figure
 
 from ..i18n import _, language
-from ..odds.win_game import seat_chances
+from ..odds.win_game import readout, seat_chances
 from .phrases import percent_ticks
 from .variants import ui_for
 from .view import TableView, follow
@@ -24,7 +25,9 @@ COLORS = ("#1565c0", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d
 
 class WinChart(TableView):
     """Each seat's chance to win after every action (exact where ``odds.win_game`` has a
-    table, else an estimate from play-outs)."""
+    table, else an estimate from play-outs). On the analysis board (a game with ``states``:
+    ``games.board``) the whole game, a line at the position shown; a click on the chart goes
+    to that position (on the board, or through the play's ``open_board`` from a table)."""
 
     def __init__(self, game=None, **params):
         super().__init__(game, **params)
@@ -36,6 +39,13 @@ class WinChart(TableView):
         if self._exact:
             self._fig = self._figure()
         self._seen = -1
+        self._span = None
+        if self._fig is not None:
+            self._fig.on_event(Tap, self._tapped)
+        if self._fig is not None and getattr(g, "states", None) is not None:
+            self._whole_game()
+            follow(self.play, self._at_step, "shown")
+            return
         self._est = None if self._fig is not None else win_estimate(self.play)
         if self._est is not None:
             self._fig = self._figure()
@@ -109,6 +119,48 @@ class WinChart(TableView):
         end = max(MIN_ACTIONS, xs[-1] + 1 if len(xs) else 0)
         if self._fig.x_range.end != end:
             self._fig.x_range.end = end
+
+    def _whole_game(self):
+        """The board's game: a point per position, the line at the one shown."""
+        g = self.game
+        xs, p0, p1 = [], [], []
+        try:
+            for i, st in enumerate(g.states):
+                if st.winner is not None:
+                    ch = (1.0, 0.0) if st.winner == 0 else (0.0, 1.0)
+                else:
+                    r = readout(g, st)
+                    if r is None:
+                        continue
+                    p = r.win_chance
+                    ch = (p, 1 - p) if st.current == 0 else (1 - p, p)
+                xs.append(i)
+                p0.append(ch[0])
+                p1.append(ch[1])
+        except Exception:  # a position the table does not cover: the points before it
+            pass
+        self._src.data = dict(x=xs, p0=p0, p1=p1)
+        self._fit()
+        self._fig.x_range.end = max(MIN_ACTIONS, g.steps - 1)
+        self._span = Span(location=g.step, dimension="height", line_color="#555",
+                          line_dash="dashed", line_width=2)
+        self._fig.add_layout(self._span)
+
+    def _at_step(self, *_args):
+        self.label()
+        if self._span is not None and self._span.location != self.game.step:
+            self._span.location = self.game.step
+
+    def _tapped(self, event):
+        """A click on the chart: that action's position on the analysis board."""
+        x = round(event.x) if event.x is not None else None
+        if x is None or x < 0:
+            return
+        goto = getattr(self.play, "goto", None)
+        if goto is None:  # a table: open the board there, if the page has one
+            goto = self.play.shared("open_board", lambda: None)
+        if goto is not None:
+            goto(min(x, getattr(self.game, "steps", len(self.game.actions) + 1) - 1))
 
     def _backfill(self):
         """The game so far, by replaying its actions once (a page opened mid-game)."""
