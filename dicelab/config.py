@@ -98,6 +98,13 @@ VARS: dict[str, Var] = {v.name: v for v in (
         "seconds a finished game stays in the lobby", 1, 366 * _S),
     Var("DICELAB_IDLE", "float", 21600.0,
         "seconds a game nobody changed stays in the lobby", 1, 366 * _S),
+    # classes (issue 36)
+    Var("DICELAB_CLASS_STUDENTS", "int", 60, "students in one class at most", 1, 10_000),
+    Var("DICELAB_MAX_CLASSES", "int", 50,
+        "classes a server holds at most (ended or idle ones do not count)", 1, 10**6),
+    Var("DICELAB_CLASS_CODE_TRIES", "int", 10,
+        "wrong class codes a minute from one address (ten times as many from all); more are "
+        "refused until the minute is up", 1, 10**6),
     # limits of a served app: one client must not take the server (issue 33)
     Var("DICELAB_PAGE_RATE", "int", 120,
         "page requests a minute from one address (as many at once); more wait a second and "

@@ -91,6 +91,11 @@ def endless_room(spec):
 def read_acks_then_kill(proc, count, also_kill=None):
     """Read until ``count`` actions were acknowledged, then kill -9 (``also_kill`` first: the
     store's server dying under the writer); returns every acknowledged action."""
+    return acks(read_lines_then_kill(proc, count, also_kill))
+
+
+def read_lines_then_kill(proc, count, also_kill=None):
+    """Read ``count`` lines, then kill -9 (``also_kill`` first); returns every line printed."""
     lines = []
     while len(lines) < count:
         line = proc.stdout.readline()
@@ -103,7 +108,7 @@ def read_acks_then_kill(proc, count, also_kill=None):
     proc.wait()
     lines += proc.stdout.read().splitlines()  # printed before the kill, still in the pipe
     proc.stderr.close()
-    return acks(lines)
+    return lines
 
 
 def check_nothing_lost(spec, acknowledged):

@@ -143,6 +143,8 @@ class Room:
     touched: float = 0.0  # the clock's seconds at the last change (rooms idle too long expire)
     client: str = ""  # hash of the creating client's address (rooms per address are limited)
     archived: bool = False  # expired: kept in the store's history, out of the lobby
+    klass: str = ""  # the code of the class that owns the room (rooms.classes), if any
+    paused: bool = False  # its creator (a class's teacher) paused it: no one acts
 
     @property
     def key(self) -> str:

@@ -19,8 +19,10 @@ import uuid
 
 from ..errors import RuleError
 from ..i18n import L_
+from .class_model import ClassRecord
 from .model import Room, readable_rooms
-from .store_api import Conflict, Store, missing, name_taken, read_actions
+from .store_api import (Conflict, Store, class_news, missing, name_taken, no_class,
+                        read_actions, readable_classes)
 
 log = logging.getLogger(__name__)
 
@@ -196,6 +198,48 @@ class RedisStore(Store):
             raise missing(key)
         if n == -1:
             raise Conflict(f"{key}: the log has moved past {index} actions")  # i18n: not shown
+
+    # ----- classes: ``<prefix>:class:<code>`` records, ``<prefix>:classes`` by creation ---------
+    def _class(self, code):
+        return f"{self.prefix}:class:{code}"
+
+    def create_class(self, record):
+        record = record.copy()
+        record.rev = 1
+        done = self._create(keys=[self._class(record.code), f"{self.prefix}:classes",
+                                  self._channel, f"{self.prefix}:classes"],
+                            args=[record.to_json(), record.created, record.code,
+                                  self._message(class_news(record.code), "room")])
+        if not done:
+            raise Conflict(record.code)
+        return record
+
+    def get_class(self, code):
+        text = self._r.get(self._class(code))
+        return None if text is None else ClassRecord.from_json(text)
+
+    def update_class(self, code, change):
+        name = self._class(code)
+
+        def attempt(pipe):
+            text = pipe.get(name)
+            if text is None:
+                raise no_class(code)
+            record = ClassRecord.from_json(text)
+            result = change(record)
+            record.rev += 1
+            pipe.multi()
+            pipe.set(name, record.to_json())
+            pipe.publish(self._channel, self._message(class_news(code), "room"))
+            return record, result
+
+        return self._r.transaction(attempt, name, value_from_callable=True)
+
+    def classes(self):
+        codes = self._r.zrange(f"{self.prefix}:classes", 0, -1)
+        texts = self._r.mget([self._class(c) for c in codes]) if codes else []
+        return readable_classes([(c, t) for c, t in zip(codes, texts) if t is not None],
+                                self.damaged)
 
     # ----- news from other processes -----------------------------------------------------------
     def on_remote(self, callback):

@@ -371,6 +371,15 @@ class RoomService:
             self._update(name, change)
             return self._sync(key)[1]
 
+    def pause(self, name: Any, token: Any, paused: bool = True) -> None:
+        """The creator pauses the room (no one acts, computers wait) or resumes it."""
+        def change(room: Room):
+            self._creator(room, token, L_("only the creator of {room} may pause it",
+                                          room=room.name))
+            room.paused = bool(paused)
+
+        self._update(name, change)
+
     # ----- play ------------------------------------------------------------------------------
     def act(self, name: Any, token: Any, action: Any, expect: Any = None) -> int:
         """The seat on turn, held by ``token``, plays ``action`` (an Action, its JSON dict or
@@ -400,6 +409,8 @@ class RoomService:
                                "again", now=str(len(game.actions)), expect=str(expect)))
             if game.is_over:
                 raise RuleError(L_("{room} is over: no more actions", room=room.name))
+            if room.paused:
+                raise RuleError(L_("{room} is paused: wait for the teacher", room=room.name))
             if len(game.actions) >= self.max_actions:
                 raise RuleError(L_("{room} has reached {most} actions, the most a game may "
                                    "have: start a new one", room=room.name,
@@ -426,7 +437,7 @@ class RoomService:
         while limit is None or len(played) < limit:
             with self._room_lock(key):
                 room, game = self._sync(key)
-                action = None if game is None else game.computer_action()
+                action = None if game is None or room.paused else game.computer_action()
                 if action is None:
                     break
                 try:
@@ -736,7 +747,7 @@ _STORE_ERRORS = _store_errors()
 for _name in ("create", "list_open", "list_all", "lobby", "history", "room", "join",
               "add_computer", "remove_seat", "leave", "start", "rematch", "act",
               "play_computers", "state", "log", "version", "seat_of", "away", "reclaim",
-              "take_over", "expire"):
+              "take_over", "expire", "pause"):
     setattr(RoomService, _name, _guarded(getattr(RoomService, _name)))
 
 
@@ -845,3 +856,8 @@ def _seat_index(room: Room, seat: Any) -> int:
         raise RuleError(L_("{room} has seats 0 to {last}; got {seat}", room=room.name,
                            last=len(room.seats) - 1, seat=repr(seat)[:100]))
     return seat
+
+
+# the same checks for a class's rooms (rooms.classes), not copies of them
+checked_settings = _settings
+checked_player = _make_player

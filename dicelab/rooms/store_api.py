@@ -8,8 +8,9 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, TypeVar
 
-from ..errors import RuleError
+from ..errors import RuleError, reason
 from ..i18n import L_
+from .class_model import ClassRecord
 from .model import Damaged, Room
 
 T = TypeVar("T")
@@ -73,9 +74,27 @@ class Store:
         does not hold exactly ``index`` actions, RuleError if the room is gone."""
         raise NotImplementedError
 
+    # ----- classes (rooms.classes): a record each, keyed by its join code ---------------------
+    def create_class(self, record: ClassRecord) -> ClassRecord:
+        """Store a new class (its ``rev`` becomes 1); ``Conflict`` if the code is taken."""
+        raise NotImplementedError
+
+    def get_class(self, code: str) -> ClassRecord | None:
+        raise NotImplementedError
+
+    def update_class(self, code: str, change: Callable[[ClassRecord], T]
+                     ) -> tuple[ClassRecord, T]:
+        """Read-modify-write one class atomically, as ``update`` does a room."""
+        raise NotImplementedError
+
+    def classes(self) -> list[ClassRecord]:
+        """Every class, oldest first (damaged records skipped, see ``damaged``)."""
+        raise NotImplementedError
+
     def on_remote(self, callback: Callable[[str, str], None]) -> None:
         """Call ``callback(key, kind)`` when another process changes a room (kind "room",
-        "action" or "deleted"). Stores without other processes never call it."""
+        "action" or "deleted"), or a class (key ``class_news(code)``, kind "room"). Stores
+        without other processes never call it."""
 
     def close(self) -> None:
         pass
@@ -106,3 +125,24 @@ def name_taken(room: Room) -> RuleError:
     """The error for creating a room under a name in use."""
     return RuleError(L_("a game named {name} already exists: choose another name",
                         name=repr(room.name)))
+
+
+def class_news(code: str) -> str:
+    """The key a class's news goes by (no room key has a colon: room names cannot)."""
+    return "class:" + code
+
+
+def readable_classes(rows, damaged: dict[str, str]) -> list[ClassRecord]:
+    """The classes of stored (code, record) rows, as ``readable_rooms``."""
+    out = []
+    for key, text in rows:
+        try:
+            out.append(ClassRecord.from_json(text))
+        except Damaged as exc:
+            damaged[class_news(str(key))] = reason(exc)
+    return sorted(out, key=lambda c: c.created)
+
+
+def no_class(code: str) -> RuleError:
+    """The error for a class that does not exist."""
+    return RuleError(L_("there is no class with the code {code}", code=code))

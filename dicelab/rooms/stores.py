@@ -28,8 +28,10 @@ from pathlib import Path
 from .. import config
 from ..errors import RuleError
 from ..i18n import L_
+from .class_model import ClassRecord
 from .model import Room, readable_rooms
-from .store_api import Conflict, Store, missing, name_taken, read_actions
+from .store_api import (Conflict, Store, class_news, missing, name_taken, no_class,
+                        read_actions, readable_classes)
 
 __all__ = ["ENV", "Conflict", "Store", "MemoryStore", "SQLiteStore", "open_store"]
 
@@ -44,6 +46,7 @@ class MemoryStore(Store):
         self._lock = threading.Lock()
         self._rooms: dict[str, str] = {}
         self._logs: dict[str, list[str]] = {}
+        self._classes: dict[str, str] = {}
 
     def create(self, room):
         with self._lock:
@@ -101,13 +104,43 @@ class MemoryStore(Store):
                                f"not {index}")
             log.append(text)
 
+    def create_class(self, record):
+        with self._lock:
+            if record.code in self._classes:
+                raise Conflict(record.code)
+            record = record.copy()
+            record.rev = 1
+            self._classes[record.code] = record.to_json()
+            return record
+
+    def get_class(self, code):
+        with self._lock:
+            text = self._classes.get(code)
+        return None if text is None else ClassRecord.from_json(text)
+
+    def update_class(self, code, change):
+        with self._lock:
+            if code not in self._classes:
+                raise no_class(code)
+            record = ClassRecord.from_json(self._classes[code])
+            result = change(record)
+            record.rev += 1
+            self._classes[code] = record.to_json()
+            return record, result
+
+    def classes(self):
+        with self._lock:
+            rows = list(self._classes.items())
+        return readable_classes(rows, self.damaged)
+
 
 class SQLiteStore(Store):
     """Rooms in one SQLite file (WAL). Several processes may share the file safely (each write
     is one IMMEDIATE transaction), but only RedisStore tells other processes about changes."""
 
     TABLES = {"rooms": ("key", "started", "created", "room"),
-              "actions": ("key", "idx", "action")}
+              "actions": ("key", "idx", "action"),
+              "classes": ("code", "created", "class")}
 
     def __init__(self, path: str | os.PathLike):
         from ..sqlite_files import check_sqlite, problem, sqlite_path
@@ -127,6 +160,8 @@ class SQLiteStore(Store):
             self._db.execute("CREATE TABLE IF NOT EXISTS actions (key TEXT NOT NULL, "
                              "idx INTEGER NOT NULL, action TEXT NOT NULL, PRIMARY KEY (key, idx))"
                              " WITHOUT ROWID")
+            self._db.execute("CREATE TABLE IF NOT EXISTS classes (code TEXT PRIMARY KEY, "
+                             "created REAL NOT NULL, class TEXT NOT NULL)")
 
     def _connect(self, **kwargs) -> sqlite3.Connection:
         from ..sqlite_files import connect
@@ -244,6 +279,36 @@ class SQLiteStore(Store):
             db.execute("INSERT INTO actions VALUES (?, ?, ?)", (key, index, text))
         # the COMMIT in _Tx.__exit__ has returned: the action is on disk
 
+    def create_class(self, record):
+        record = record.copy()
+        record.rev = 1
+        with self._write() as db:
+            try:
+                db.execute("INSERT INTO classes VALUES (?, ?, ?)",
+                           (record.code, record.created, record.to_json()))
+            except sqlite3.IntegrityError:
+                raise Conflict(record.code) from None
+        return record
+
+    def get_class(self, code):
+        rows = self._read("SELECT class FROM classes WHERE code = ?", (code,))
+        return ClassRecord.from_json(rows[0][0]) if rows else None
+
+    def update_class(self, code, change):
+        with self._write() as db:
+            row = db.execute("SELECT class FROM classes WHERE code = ?", (code,)).fetchone()
+            if row is None:
+                raise no_class(code)
+            record = ClassRecord.from_json(row[0])
+            result = change(record)
+            record.rev += 1
+            db.execute("UPDATE classes SET class = ? WHERE code = ?", (record.to_json(), code))
+        return record, result
+
+    def classes(self):
+        return readable_classes(self._read("SELECT code, class FROM classes ORDER BY created"),
+                                self.damaged)
+
     # ----- news from other processes sharing the file -----------------------------------------
     POLL = 0.2  # seconds between looks at the file's data_version
 
@@ -270,6 +335,9 @@ class SQLiteStore(Store):
             "SELECT key, CASE WHEN json_valid(room) THEN json_extract(room, '$.rev')"
             " END, (SELECT COALESCE(MAX(idx) + 1, 0) FROM actions a "
             "WHERE a.key = rooms.key) FROM rooms").fetchall()
+        rows += [(class_news(code), rev, 0) for code, rev in self._watch_db.execute(
+            "SELECT code, CASE WHEN json_valid(class) THEN json_extract(class, '$.rev') END "
+            "FROM classes").fetchall()]
         return {key: (rev, n) for key, rev, n in rows}
 
     def _watch(self):
