@@ -15,6 +15,7 @@ from .. import i18n
 from ..errors import RuleError
 from ..i18n import _
 from ..rooms.pacer import default_strategy
+from .class_screens import ClassScreens
 from .join_link import JoinLink
 from .keys import KeyBridge
 from .language import (LanguageKeeper, built_in_words, first_language, header_language,
@@ -99,7 +100,7 @@ def _arg(name: str):
     return text
 
 
-class DicelabApp(NotebookShow, pn.viewable.Viewer):
+class DicelabApp(ClassScreens, NotebookShow, pn.viewable.Viewer):
     """Start screen <-> table in a pmui Page with a settings drawer."""
 
     def __init__(self, records_path=None, prefs: Prefs | None = None, lang: str | None = None,
@@ -134,6 +135,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
             self.play.variant if self.play else self.start_screen.variant))
         self._settings_btn = _header_button("", lambda e: self.toggle_settings())
         self._net_btn = _header_button(_("Network games"), lambda e: self.show_lobby())
+        self._teach_btn = _header_button(self.class_label(), lambda e: self.show_teach())
         self._lang_keeper = LanguageKeeper(lang=self.lang, words=built_in_words())
         self._lang_keeper.param.watch(self._browser_reported, "read")
         # the header's menu; a phone's header has no room for it: the drawer has one too
@@ -147,12 +149,14 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
         self.room_screen = None
         if self._wanted_room:
             self.keeper.param.watch(self._tokens_arrived, "tokens")
+        self._class_links(_arg)
         if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
             pn.state.on_session_destroyed(self._session_gone)
             keep_flushing()  # a page must never stay a message behind (see session.py)
         self.page = pmui.Page(
-            title="dicelab", header=[pn.Row(self._new, self._net_btn, self._rules_btn,
-                                          self._settings_btn, self._lang_menu, margin=0,
+            title="dicelab", header=[pn.Row(self._new, self._net_btn, self._teach_btn,
+                                          self._rules_btn, self._settings_btn,
+                                          self._lang_menu, margin=0,
                                           styles={"margin-left": "auto", "gap": "6px",
                                                   "align-items": "center"},
                                           stylesheets=[HEADER_CSS])],
@@ -165,8 +169,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
 
     @property
     def start_screen(self) -> StartScreen:
-        """Made on first use: half of what opening a page costs the server, and a page opened
-        on a room's link (a class's) may never show it."""
+        """Made on first use (half of what opening a page costs): a room's link may not show it"""
         if self._start_screen is None:
             s = self._start_screen = StartScreen(on_start=self._start_when_loaded,
                                                  rules_slot=self._rules_slot)
@@ -192,7 +195,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
         self._new.label = _("New game")
         self._rules_btn.label = _("Rules")
         self._settings_btn.label = "⚙ " + _("Settings")
-        self._net_btn.label = _("Network games")
+        self._net_btn.label, self._teach_btn.label = _("Network games"), self.class_label()
         self._lang_menu.label = self._drawer_menu.label = _("Language")
 
     def _menu_chose(self, lang: str):
@@ -274,8 +277,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
 
     @staticmethod
     def _when_loaded(fn):
-        # Bokeh can drop the patch of a page swap made before the browser reported the page
-        # ready; pn.state.onload runs at once when it has.
+        # a page swap before the page is ready can be lost (pn.state.onload: at once after)
         if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None \
                 and not pn.state.loaded:
             pn.state.onload(fn)
@@ -307,6 +309,7 @@ class DicelabApp(NotebookShow, pn.viewable.Viewer):
             self.room_screen = None
         if self.lobby is not None:
             self.lobby.activate(False)
+        self._leave_class()
 
     # ----- network games ---------------------------------------------------------------------
     def show_lobby(self):
