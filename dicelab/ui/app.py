@@ -60,7 +60,7 @@ PAGE_THEME_CSS = """
 
 
 # a phone's header keeps one row: its language menu is the settings drawer's
-HEADER_CSS = "@media (max-width: 599.95px) { .dl-lang { display: none !important; } }"
+HEADER_CSS = "@media (max-width: 599.95px) { .dl-lang, .dl-teach { display: none !important; } }"
 
 
 def _header_button(label: str, on_click) -> pmui.Button:
@@ -135,7 +135,7 @@ class DicelabApp(ClassScreens, NotebookShow, pn.viewable.Viewer):
             self.play.variant if self.play else self.start_screen.variant))
         self._settings_btn = _header_button("", lambda e: self.toggle_settings())
         self._net_btn = _header_button(_("Network games"), lambda e: self.show_lobby())
-        self._teach_btn = _header_button(self.class_label(), lambda e: self.show_teach())
+        self._teach_btn = self.teach_button(_header_button)
         self._lang_keeper = LanguageKeeper(lang=self.lang, words=built_in_words())
         self._lang_keeper.param.watch(self._browser_reported, "read")
         # the header's menu; a phone's header has no room for it: the drawer has one too

@@ -70,3 +70,10 @@ class ClassScreens:
 
     def class_label(self) -> str:
         return _("Teach a class")
+
+    def teach_button(self, make):
+        """The header's button, ``make(label, on_click)``; not on a phone's one-row header (a
+        class is taught from a larger screen)."""
+        button = make(self.class_label(), lambda e: self.show_teach())
+        button.css_classes = [*button.css_classes, "dl-teach"]
+        return button
