@@ -298,7 +298,8 @@ class ClassService:
                     found.append({"table": table["room"], "index": e.index, "turn": e.turn,
                                   "student": e.player, "lost": e.lost, "unit": e.unit,
                                   "choice": e.chosen.label, "best": e.best.label,
-                                  "state": e.state, "why": e.why})
+                                  "state": e.state, "why": e.why,
+                                  "options": [(o.label, o.value) for o in e.options]})
         found.sort(key=lambda d: -d["lost"])
         return found[:max(0, int(limit))]
 
@@ -546,3 +547,19 @@ def _client(client: Any) -> str:
     if client is None:
         return ""
     return hashlib.sha256(str(client)[:200].encode()).hexdigest()[:16]
+
+
+_default: ClassService | None = None
+_default_lock = threading.Lock()
+
+
+def default_class_service() -> ClassService:
+    """This server process's ClassService, over its RoomService and pacer (made once)."""
+    global _default
+    from .backend import default_backend
+
+    with _default_lock:
+        if _default is None:
+            rooms, pacer = default_backend()
+            _default = ClassService(rooms, pacer=pacer)
+        return _default

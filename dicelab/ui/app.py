@@ -12,9 +12,10 @@ from .. import i18n
 from ..errors import RuleError
 from ..i18n import _
 from ..rooms.pacer import default_strategy
-from .join_link import JoinLink, served_at
 from .analysis import StepKeys
 from .analysis_app import BoardScreens
+from .class_screens import ClassScreens
+from .join_link import JoinLink, served_at
 from .keys import KeyBridge
 from .language import (LanguageKeeper, built_in_words, first_language, header_language,
                        language_menu, set_page_language, url_language)
@@ -59,7 +60,7 @@ PAGE_THEME_CSS = """
 
 
 # a phone's header keeps one row: its language menu is the settings drawer's
-HEADER_CSS = "@media (max-width: 599.95px) { .dl-lang { display: none !important; } }"
+HEADER_CSS = "@media (max-width: 599.95px) { .dl-lang, .dl-teach { display: none !important; } }"
 
 
 def _header_button(label: str, on_click) -> pmui.Button:
@@ -81,7 +82,7 @@ def preload():
                      pn.widgets.FileDownload(), visible=False)
 
 
-class DicelabApp(BoardScreens, NotebookShow, pn.viewable.Viewer):
+class DicelabApp(BoardScreens, ClassScreens, NotebookShow, pn.viewable.Viewer):
     """Start screen <-> table in a pmui Page with a settings drawer."""
 
     def __init__(self, records_path=None, prefs: Prefs | None = None, lang: str | None = None,
@@ -117,6 +118,7 @@ class DicelabApp(BoardScreens, NotebookShow, pn.viewable.Viewer):
         self._settings_btn = _header_button("", lambda e: self.toggle_settings())
         self._net_btn = _header_button(_("Network games"), lambda e: self.show_lobby())
         self._board_btn = _header_button(_("Analyse"), lambda e: self.show_board())
+        self._teach_btn = self.teach_button(_header_button)
         self._lang_keeper = LanguageKeeper(lang=self.lang, words=built_in_words())
         self._lang_keeper.param.watch(self._browser_reported, "read")
         # the header's menu; a phone's header has no room for it: the drawer has one too
@@ -130,11 +132,13 @@ class DicelabApp(BoardScreens, NotebookShow, pn.viewable.Viewer):
         self.room_screen = None
         if self._wanted_room:
             self.keeper.param.watch(self._tokens_arrived, "tokens")
+        self._class_links(_arg)
         if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
             pn.state.on_session_destroyed(self._session_gone)
             keep_flushing()  # a page must never stay a message behind (see session.py)
         self.page = pmui.Page(
-            title="dicelab", header=[pn.Row(self._new, self._net_btn, self._board_btn, self._rules_btn,
+            title="dicelab", header=[pn.Row(self._new, self._net_btn, self._teach_btn,
+                                          self._board_btn, self._rules_btn,
                                           self._settings_btn, self._lang_menu, margin=0,
                                           styles={"margin-left": "auto", "gap": "6px",
                                                   "align-items": "center"},
@@ -149,8 +153,7 @@ class DicelabApp(BoardScreens, NotebookShow, pn.viewable.Viewer):
 
     @property
     def start_screen(self) -> StartScreen:
-        """Made on first use: half of what opening a page costs the server, and a page opened
-        on a room's link (a class's) may never show it."""
+        """Made on first use (half of what opening a page costs): a room's link may not show it"""
         if self._start_screen is None:
             s = self._start_screen = StartScreen(on_start=self._start_when_loaded,
                                                  rules_slot=self._rules_slot)
@@ -176,7 +179,7 @@ class DicelabApp(BoardScreens, NotebookShow, pn.viewable.Viewer):
         self._new.label = _("New game")
         self._rules_btn.label = _("Rules")
         self._settings_btn.label = "⚙ " + _("Settings")
-        self._net_btn.label = _("Network games")
+        self._net_btn.label, self._teach_btn.label = _("Network games"), self.class_label()
         self._board_btn.label = _("Analyse")
         self._lang_menu.label = self._drawer_menu.label = _("Language")
 
@@ -259,8 +262,7 @@ class DicelabApp(BoardScreens, NotebookShow, pn.viewable.Viewer):
 
     @staticmethod
     def _when_loaded(fn):
-        # Bokeh can drop the patch of a page swap made before the browser reported the page
-        # ready; pn.state.onload runs at once when it has.
+        # a page swap before the page is ready can be lost (pn.state.onload: at once after)
         if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None \
                 and not pn.state.loaded:
             pn.state.onload(fn)
@@ -293,6 +295,7 @@ class DicelabApp(BoardScreens, NotebookShow, pn.viewable.Viewer):
             self.room_screen = None
         if self.lobby is not None:
             self.lobby.activate(False)
+        self._leave_class()
 
     # ----- network games ---------------------------------------------------------------------
     def show_lobby(self):

@@ -123,7 +123,7 @@ class Lobby(pn.viewable.Viewer):
         def go():
             room, token = self.service.create(self.game_name, self.variant,
                                               self.settings[self.variant].to_dict(),
-                                              self.player, client=_client_address())
+                                              self.player, client=client_address())
             return room, token
         out = self._guard(go)
         if out:
@@ -267,7 +267,7 @@ class Lobby(pn.viewable.Viewer):
             self._msg, self._list, sizing_mode="stretch_width")
 
 
-def _client_address() -> str | None:
+def client_address() -> str | None:
     """The browser's address as the server sees it (for the limit of rooms per address)."""
     try:
         return pn.state.curdoc.session_context.request.remote_ip or None

@@ -32,6 +32,13 @@ export function render({ model, el }) {
     if (msg.set) t[msg.set] = msg.token;
     if (msg.drop) delete t[msg.drop];
     try { localStorage.setItem(KEY, JSON.stringify(t)); } catch (e) {}
+    if (msg.query) {
+      const u = new URL(window.location.href);
+      for (const [k, v] of Object.entries(msg.query)) {
+        if (v) u.searchParams.set(k, v); else u.searchParams.delete(k);
+      }
+      window.history.replaceState(null, "", u);
+    }
     if ("room" in msg) {
       const u = new URL(window.location.href);
       if (msg.room) u.searchParams.set("room", msg.room); else u.searchParams.delete("room");
@@ -61,3 +68,7 @@ export function render({ model, el }) {
 
     def show_room(self, name: str | None) -> None:
         self._send_msg({"room": name or ""})
+
+    def show_query(self, **values: str) -> None:
+        """Put these values in the address bar (an empty one goes), for a reload."""
+        self._send_msg({"query": values})
