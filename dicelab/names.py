@@ -7,6 +7,7 @@ settings, games, players and rooms all use it.
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 
@@ -54,10 +55,28 @@ def is_you(name: str) -> bool:
     return " ".join(str(name).split()).lower() == "you"
 
 
+COMPUTER = "Computer"  # i18n: not shown (the stored name of a computer's default seat)
+_COMPUTER_N = re.compile(r"Computer ([1-8])")
+
+
+def computer_name(n: int | None = None) -> str:
+    """The stored name of the app's default computer seat ("Computer", "Computer 2"): stored
+    in English like "You", shown in the reader's language (:func:`seat_name`)."""
+    return COMPUTER if n is None else f"{COMPUTER} {n}"
+
+
 def seat_name(name: str) -> str | Msg:
-    """A seat's name as shown: "You" in the reader's language (lazy), a typed name as typed.
-    The stored name stays "You" (saved games, rooms), so it reads right in every language."""
-    return L_("You") if is_you(name) else name
+    """A seat's name as shown: the app's default names ("You", "Computer", "Computer 2") in the
+    reader's language (lazy), a typed name as typed. The stored name stays English (saved
+    games, rooms, records), so it reads right in every language, whoever made the game."""
+    if is_you(name):
+        return L_("You")
+    if name == COMPUTER:
+        return L_("Computer")
+    m = _COMPUTER_N.fullmatch(name)
+    if m:
+        return L_("Computer {n}", n=int(m[1]))
+    return name
 
 
 def shown_name(name: str) -> str:

@@ -8,6 +8,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
+
+# The suite runs beside browsers and servers on 2 cores: Hypothesis's timing checks (deadline,
+# too_slow) fail on a busy machine with correct code. The examples drawn are the same.
+hypothesis_settings.register_profile("dicelab", deadline=None,
+                                     suppress_health_check=[HealthCheck.too_slow])
+hypothesis_settings.load_profile("dicelab")
 
 
 def _test_home() -> tuple[Path, bool]:

@@ -64,7 +64,7 @@ def test_bust_loses_the_turn(rig):
     g.apply(Roll())
     assert g.state.turn_total == 1000
     events = g.apply(Roll())
-    assert events[0].kind == "bust" and "loses 1000" in events[0].text
+    assert events[0].kind == "bust" and "loses 1,000" in events[0].text  # formatted as the total is
     assert g.state.totals[p] == 0 and g.current_player != p and g.state.turn_total == 0
 
 

@@ -40,13 +40,13 @@ class BonesGame(FiveDiceGame):
         goal, need = turn.stand_goal(self.turn_rules, state.totals[seat], state.on_board[seat])
         if goal == "stand":
             return need, self.rule_name, "stand"
-        return (need, L_("Bones: to get on the board a turn needs {need}", need=str(need)),
+        return (need, L_("Bones: to get on the board a turn needs {need}", need=need),
                 "get on the board")  # i18n: not shown (the goal is a key)
 
     def _bank(self, state, seat):
         after, _ = turn.stand(self.turn_rules, self.standing(state, seat), state.turn_total)
         total = after.total
-        you, name, banked = self._you(seat), self._shown(seat), str(state.turn_total)
+        you, name, banked = self._you(seat), self._shown(seat), state.turn_total
         text = (L_("You stand and bank {banked}: total {total}.", banked=banked, total=total)
                 if you else L_("{name} stands and banks {banked}: total {total}.", name=name,
                                banked=banked, total=total))

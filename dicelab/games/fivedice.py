@@ -178,9 +178,9 @@ class FiveDiceGame(Game):
             lost = state.turn_total
             if lost:
                 text = (L_("You rolled {dice}: no counting die, bust (loses {lost}).",
-                           dice=shown, lost=str(lost)) if you else
+                           dice=shown, lost=lost) if you else
                         L_("{name} rolled {dice}: no counting die, bust (loses {lost}).",
-                           name=name, dice=shown, lost=str(lost)))
+                           name=name, dice=shown, lost=lost))
             else:
                 text = (L_("You rolled {dice}: no counting die, bust.", dice=shown) if you else
                         L_("{name} rolled {dice}: no counting die, bust.", name=name, dice=shown))
@@ -242,7 +242,7 @@ class FiveDiceGame(Game):
         need, rule = self.stand_minimum(state, seat)
         if state.turn_total < need:
             raise RuleError(L_("{rule}: you need a turn total of {need} to stand, you have "
-                               "{have}", rule=rule, need=str(need), have=str(state.turn_total)))
+                               "{have}", rule=rule, need=need, have=state.turn_total))
         state, events = self._bank(state, seat)
         return self._end_turn(state, seat), events
 

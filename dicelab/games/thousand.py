@@ -58,14 +58,14 @@ class ThousandGame(FiveDiceGame):
         # the goals are keys in English words (callers word a sentence for each)
         if goal == "open":
             return need, L_("Thousand opening: a first stand needs {opening}",
-                            opening=str(s.opening)), "open"
+                            opening=s.opening), "open"
         if goal == "barrel":
             return (need, L_("Thousand barrel: from the barrel only a turn reaching {target} "
-                             "may stand", target=str(s.target)),
+                             "may stand", target=s.target),
                     "win from the barrel")  # i18n: not shown
         if goal == "pit":
             return (need, L_("Thousand pit: from {total} a stand must climb out of the pit to "
-                             "{to}", total=str(total), to=str(total + need)),
+                             "{to}", total=total, to=total + need),
                     "climb out of the pit")  # i18n: not shown
         return need, self.rule_name, "stand"
 

@@ -226,7 +226,7 @@ def check_standing(r: FiveDiceRules, p: Standing) -> None:
     if r.variant == "bones":
         if total < 0:
             raise RuleError(L_("a Bones total is never negative, got {total}",
-                               total=str(total)))
+                               total=total))
         if on_barrel:
             raise RuleError(L_("Bones has no barrel"))
         return
@@ -235,7 +235,7 @@ def check_standing(r: FiveDiceRules, p: Standing) -> None:
             raise RuleError(L_("Thousand: the barrel is off in these settings (barrel 0)"))
         if total != r.barrel:
             raise RuleError(L_("Thousand barrel: a player on the barrel has exactly {barrel}, "
-                               "not {total}", barrel=str(r.barrel), total=str(total)))
+                               "not {total}", barrel=r.barrel, total=total))
         if barrel_turns >= r.barrel_attempts:
             raise RuleError(L_("Thousand barrel: {attempts} attempts, {used} already used",
                                attempts=r.barrel_attempts, used=barrel_turns))
@@ -243,10 +243,10 @@ def check_standing(r: FiveDiceRules, p: Standing) -> None:
         # with barrel_fall 0 a player who falls off the barrel stays at the barrel's total
         raise RuleError(L_("Thousand barrel: a stand reaching {barrel} sets the total to "
                            "{barrel} on the barrel, so {total} off the barrel cannot happen",
-                           barrel=str(r.barrel), total=str(total)))
+                           barrel=r.barrel, total=total))
     elif not r.barrel and total >= r.target:
         raise RuleError(L_("Thousand: a total of {total} has already won (target {target})",
-                           total=str(total), target=str(r.target)))
+                           total=total, target=r.target))
 
 
 # ----- Bones between turns: the final turns and the winner (RULES.md "Bones") ---------------------

@@ -88,13 +88,23 @@ class CoachView(pn.viewable.Viewer):
 
     def _draw_line(self):
         e = self.entry
-        if not self.play.prefs.coach or e is None:
+        if not self.play.prefs.coach or e is None or self._moved_on(e):
             if self._line.object:
                 self._line.object = ""
             return
         kind = "costly" if e.mistake else "good"
+        # which decision it judges: "You, round 2: ..." (the table's own word for a turn)
+        who = _("{name}, {turn} {n}", name=shown_name(e.player), turn=self.play.ui.turn_word,
+                n=e.turn)
         self._line.object = (f'<div class="coach-line {kind}" data-testid="coach-line">'
-                             f'🎓 {esc(shown_name(e.player))}: {esc(str(e.line()))}</div>')
+                             f'🎓 {esc(who)}: {esc(str(e.line()))}</div>')
+
+    def _moved_on(self, e) -> bool:
+        """A later decision of a person at this screen is waiting: the line about an older
+        one goes (it sat under the next decision's hint)."""
+        g = self.play.game
+        return (len(g.actions) > e.index + 1 and not g.is_over
+                and self.play.is_mine(g.current_player) and len(g.legal_actions()) > 1)
 
     # ----- the review panel ------------------------------------------------------------------
     def frame(self):

@@ -5,6 +5,7 @@ Every phrase renders in the current language when called (``dicelab.i18n``): cal
 drawing, never keep their text across a change of language."""
 from __future__ import annotations
 
+from .. import names
 from ..i18n import Msg, _, fixed, number, p_, percent, tr
 
 
@@ -79,7 +80,7 @@ def shown_name(play, seat: int) -> str:
     "Bob"), else the seat's name."""
     if is_you(play, seat):
         return _("You")
-    return play.game.seats[seat].name
+    return names.shown_name(play.game.seats[seat].name)  # the app's default names translated
 
 
 def seat_label(play, seat: int) -> str:

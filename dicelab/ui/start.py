@@ -11,6 +11,7 @@ from ..i18n import N_, _
 from ..players import player_names
 from ..rooms.pacer import default_strategy
 from ..settings import SETTINGS
+from ..names import computer_name
 from .names import YOU, is_you, strategy_label
 from .rules_text import RULES, SUMMARY
 from .settings_form import SettingsForm
@@ -202,10 +203,14 @@ class StartScreen(pn.viewable.Viewer):
     def build_game(self):
         v = self.variant
         seats = []
+        stored_names = {shown: (YOU if key == "you" else computer_name(
+            None if key == "computer" else int(key)))
+            for key, shown in self._default_names().items()}
         for s in self.seats:
-            # the default name in any language is the person's seat ("You stand.")
-            name = YOU if s.player_name.strip() == _("You") or is_you(s.player_name) \
-                else s.player_name
+            # the default names in any language are stored in English: each reader sees them
+            # in their own ("You stand."; records and rooms read by others)
+            name = stored_names.get(s.player_name.strip(), s.player_name)
+            name = YOU if is_you(name) else name
             if s.kind == "person":
                 seats.append(Seat(name))
             else:

@@ -145,8 +145,8 @@ def test_under40_coach_line_review_and_csv(page, server, artifacts, tmp_path):
         line = coach_line(app)
         if state["bad"] == snap["tick"]:
             expect(page.locator("[data-testid=coach-line]").first).to_contain_text(
-                re.compile(r"You: Rolling on cost [\d.]+ points of round-win chance: stopping "
-                           r"was worth [\d.]+%, rolling on [\d.]+%\."))
+                re.compile(r"You, round \d+: Rolling on cost [\d.]+ points of round-win chance: "
+                           r"stopping was worth [\d.]+%, rolling on [\d.]+%\."))
             saw_cost = True
         elif "Best play: stopping" in line:
             saw_best = True
@@ -203,7 +203,7 @@ def test_bones_coach_line_review_and_csv(page, server, artifacts, tmp_path):
         if state["bad"] == snap["tick"]:
             line = page.locator("[data-testid=coach-line]").first
             expect(line).to_contain_text(re.compile(
-                r"You: Standing cost [\d.,]+ points: rolling was worth [\d.,]+, standing "
+                r"You, turn \d+: Standing cost [\d.,]+ points: rolling was worth [\d.,]+, standing "
                 r"[\d,]+\."))
             m = re.search(r"Standing cost ([\d.,]+) points: rolling was worth ([\d.,]+), "
                           r"standing ([\d,]+)\.", line.inner_text())
@@ -339,8 +339,9 @@ def test_yahtzee_coach_last_round_in_a_room(browser, server, artifacts, tmp_path
         held: set = set()
         yahtzee_do(app, g, worst.key, held)
         line = page.locator("[data-testid=coach-line]").first
-        expect(line).to_contain_text(f"You: {worst.label[0].upper()}{worst.label[1:]} cost "
-                                     f"{lost:,.1f} points: {d.best.label} was worth")
+        expect(line).to_contain_text(re.compile(
+            rf"You, turn \d+: {re.escape(worst.label[0].upper() + worst.label[1:])} cost "
+            + re.escape(f"{lost:,.1f} points: {d.best.label} was worth")))
         expect(line).to_have_class(re.compile(r"\bcostly\b"))
         for _ in range(3):  # then the best play to the end
             g = service.state(room.name)
@@ -351,7 +352,7 @@ def test_yahtzee_coach_last_round_in_a_room(browser, server, artifacts, tmp_path
                 yahtzee_do(app, g, ("box",), held)
                 continue
             yahtzee_do(app, g, d.best.key, held)
-            expect(line).to_contain_text("You: Best play:")
+            expect(line).to_contain_text(re.compile(r"You, turn \d+: Best play:"))
         game = check_review_and_downloads(
             app, tmp_path, re.compile(re.escape(worst.label)), one=True,
             csv_row=lambda r: (r["choice"] == worst.label and r["turn"] == "13"

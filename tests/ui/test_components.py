@@ -412,3 +412,24 @@ def test_a_finished_game_keeps_nothing_yet():
         legal = game.legal_actions()
         game.apply(next((a for a in legal if isinstance(a, Stand)), legal[0]))
     assert tray_description(Play(game))["words"]["none"] == ""
+
+
+def test_default_names_are_stored_in_english_and_shown_in_each_readers_language():
+    """Issue 40: records and other pages showed a game's seat names in the language of whoever
+    made it ("Ordinateur" on a Russian page); the app's default names are stored as keys."""
+    from dicelab.i18n import using
+    from dicelab.ui.phrases import shown_name
+
+    with using("fr"):
+        s = StartScreen()
+        s.relabel()
+        s.add_seat()
+        assert [x.player_name for x in s.seats] == ["Vous", "Ordinateur", "Ordinateur 2"]
+        g = s.build_game()
+    assert [x.name for x in g.seats] == ["You", "Computer", "Computer 2"]
+    play = Play(g)
+    with using("ru"):
+        assert [shown_name(play, i) for i in range(3)] == ["Вы", "Компьютер", "Компьютер 2"]
+    with using("fr"):
+        s.seats[1].player_name = "Zoé"  # a typed name stays as typed
+        assert [x.name for x in s.build_game().seats][:2] == ["You", "Zoé"]

@@ -43,6 +43,11 @@ def test_final_turn_hint_and_panel_say_what_must_be_reached(cache):
     text = OddsPanel(play=play)._text.object
     assert "Final turn: reach 950 this turn to pass 1,200" in text
     assert "<b class='best'>ROLL</b>" in text
+    # one marker for the best play (issue 40): the ★ sat on "if you stand" (400 banked is
+    # the better points) beside "Best play now: ROLL ★"
+    stand_row = text.split("Expected points if you stand</dt><dd>")[1].split("</dd>")[0]
+    roll_row = text.split("Expected points if you roll (then play best)</dt><dd>")[1]
+    assert "★" not in stand_row and roll_row.split("</dd>")[0].endswith("★"), text
     _decide(game, 0, (300, 1200), 1000, 2, final_from=1)
     assert "Best play: stand and win" in hint_text(Play(game))
 

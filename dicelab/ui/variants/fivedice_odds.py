@@ -117,8 +117,12 @@ def draw_odds(o, src, play) -> str:
     mine = play.is_mine(st.current)
     name = shown_name(play, st.current)
     stand = _("not allowed") if ro.stand_value is None else num(ro.stand_value)
-    star_roll = " ★" if ro.decision == "roll" else ""
-    star_stand = " ★" if ro.decision == "stand" else ""
+    best_now = ro.decision
+    if o.final:  # a final turn: only passing the leader counts, so the one ★ marks that play
+        must = o.final[0]
+        best_now = "stand" if st.turn_total >= must and ro.may_stand else "roll"
+    star_roll = " ★" if best_now == "roll" else ""
+    star_stand = " ★" if best_now == "stand" else ""
     rows = [
         (n_("Chance to score with {n} die", "Chance to score with {n} dice", n),
          pct(ro.counting_chance)),
@@ -139,9 +143,8 @@ def draw_odds(o, src, play) -> str:
         must, leader, chance = o.final
         rows.append((_("Final turn: reach {must} this turn to pass {leader}", must=must,
                        leader=leader), pct(chance)))
-        to_win = "stand" if st.turn_total >= must and ro.may_stand else "roll"
         best = _("Best play now: {play} ★ (to win: only passing {leader} counts)",
-                 play=shout(to_win), leader=leader)
+                 play=shout(best_now), leader=leader)
     elif o.win is not None:
         w = o.win
         rows.append((_("Chance to win from here"), pct(w.win_chance)))
