@@ -321,11 +321,12 @@ PRIVATE_ATTRIBUTES = {
 def test_no_object_private_attribute_is_used_from_outside():
     """No view writes another's attributes (``play._solve_error``, ``play.__dict__``): Play
     has the public calls they need (memo, followers, solve_done, shared...)."""
-    found = [a for a in private_attributes()
+    uses = private_attributes()  # once: it parses every module
+    found = [a for a in uses
              if a not in PRIVATE_ATTRIBUTES and not a[1].startswith("fd._")
              and not a[1].startswith("turn._")]
     assert found == []
-    assert [a for a in PRIVATE_ATTRIBUTES if a not in private_attributes()] == []
+    assert [a for a in PRIVATE_ATTRIBUTES if a not in uses] == []
     dicts = [name for name, (path, _pkg) in MODULES.items() if name.startswith("dicelab.ui")
              and "play.__dict__" in path.read_text()]
     assert dicts == []
