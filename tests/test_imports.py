@@ -6,6 +6,7 @@ fresh interpreter, in more than one order.
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import random
 import subprocess
@@ -30,6 +31,12 @@ def modules() -> dict[str, tuple[Path, bool]]:
 
 
 MODULES = modules()
+
+
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """A module's syntax tree, parsed once per test process (the scans below only read it)."""
+    return ast.parse(path.read_text(), str(path))
 
 
 def imported(name: str, node: ast.Import | ast.ImportFrom) -> list[tuple[str, list[str]]]:
@@ -66,7 +73,7 @@ def graph() -> dict[str, dict[str, list[str]]]:
     g: dict[str, dict[str, list[str]]] = {}
     for name, (path, _pkg) in MODULES.items():
         edges: dict[str, list[str]] = {}
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 for mod, names in imported(name, node):
                     if mod != name:
@@ -216,7 +223,7 @@ def private_uses() -> list[tuple[str, str, str]]:
     (gettext's ``_`` is public)."""
     out = []
     for name, (path, _pkg) in MODULES.items():
-        tree = ast.parse(path.read_text(), str(path))
+        tree = parsed(path)
         aliases = {}
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
@@ -274,7 +281,7 @@ def private_attributes() -> list[tuple[str, str]]:
     view's state)."""
     out = []
     for name, (path, _pkg) in MODULES.items():
-        tree = ast.parse(path.read_text(), str(path))
+        tree = parsed(path)
         own = set()
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
