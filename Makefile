@@ -83,5 +83,9 @@ docs: $(DOCS_STAMP)
 lint: install-test
 	$(PY) -m ruff check dicelab tests benchmarks apps docs
 
+# the type checker (its settings in pyproject.toml's [tool.mypy])
+typecheck: install-test
+	$(PY) -m mypy
+
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from . import __version__, config, i18n
 from .errors import RuleError
@@ -228,7 +229,8 @@ def _file_checks() -> list[str]:
     from .sqlite_files import FileTrouble, check_sqlite
     from .ui.records import COLUMNS, default_path
 
-    checks = [(default_path(), {"records": COLUMNS}, "records")]
+    checks: list[tuple[Path, dict[str, tuple[str, ...]], str]] = [
+        (default_path(), {"records": COLUMNS}, "records")]
     try:
         rooms = sqlite_spec_path(config.text(ENV) or default_spec())
     except RuleError:

@@ -63,7 +63,9 @@ class Var:
         return ""
 
 
-def _number(x: float) -> str:
+def _number(x: float | None) -> str:
+    if x is None:  # no bound on that side (every bounded variable has both today)
+        return "any"
     return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
 
 

@@ -256,7 +256,7 @@ def unmarked(path: Path) -> list[tuple[int, str]]:
                 continue  # judged as a whole f-string below
             text = node.value
         elif isinstance(node, ast.JoinedStr):
-            text = "".join(v.value if isinstance(v, ast.Constant) else "{}"
+            text = "".join(str(v.value) if isinstance(v, ast.Constant) else "{}"
                            for v in node.values)
         else:
             continue
@@ -290,7 +290,7 @@ def dynamic_messages(path: Path) -> list[int]:
                 bad.append(n.lineno)
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _name(node.func) in MARKERS:
-            need = {"n_": 2, "Ln_": 2, "p_": 2}.get(_name(node.func), 1)
+            need = {"n_": 2, "Ln_": 2, "p_": 2}.get(_name(node.func) or "", 1)
             if len(node.args) < need or not all(
                     isinstance(a, ast.Constant) and isinstance(a.value, str)
                     for a in node.args[:need]):
@@ -306,10 +306,11 @@ def _name(func: ast.AST) -> str | None:
     return None
 
 
-def _statement(node: ast.AST, parents: dict) -> ast.AST:
-    while not isinstance(node, ast.stmt) and id(node) in parents:
-        node = parents[id(node)]
-    return node
+def _statement(node: ast.expr, parents: dict) -> ast.stmt | ast.expr:
+    found: ast.stmt | ast.expr = node
+    while not isinstance(found, ast.stmt) and id(found) in parents:
+        found = parents[id(found)]
+    return found
 
 
 def _quiet(node: ast.AST, parents: dict) -> bool:

@@ -122,7 +122,7 @@ class BonesSettings(Settings):
     variant = "bones"
     PRESETS = {"hypercard": {}, "french": {"min_on_board": 600}}
 
-    preset = param.Selector(
+    preset: param.Selector[str] = param.Selector(
         default="hypercard", objects=list(PRESETS),
         doc=N_("hypercard: a fourth die of a kind counts only if it is a 1 or a 5; "
                "french: the whole group of three or more is set aside."))
@@ -248,7 +248,7 @@ class YahtzeeSettings(Settings):
         "no_bonus": {"rerolls": 2, "upper_bonus": 0, "yahtzee_bonus": 0, "joker": False},
     }
 
-    preset = param.Selector(default="official", objects=list(PRESETS),
+    preset: param.Selector[str] = param.Selector(default="official", objects=list(PRESETS),
                             doc=N_("official: 3 rolls, bonuses, forced joker; seed: seed 004 as "
                                 "written (4 rolls, no bonuses, no joker)."))
     rerolls = param.Integer(

@@ -15,7 +15,13 @@ from dicelab.games import GAMES
 from dicelab.rules.yahtzee import BOXES
 
 GAMES_PER_VARIANT = 1000
-CHUNKS = 4
+QUICK_GAMES = 100  # the everyday suite's share; the other 900 of each variant are slow
+# (first game, end) of each chunk: the quick one, then the slow ones in four
+SPANS = [(0, QUICK_GAMES)] + [(a, a + (GAMES_PER_VARIANT - QUICK_GAMES) // 4)
+                              for a in range(QUICK_GAMES, GAMES_PER_VARIANT,
+                                             (GAMES_PER_VARIANT - QUICK_GAMES) // 4)]
+CHUNKS = [pytest.param(span, id=f"{span[0]}-{span[1]}",
+                       marks=[pytest.mark.slow] if span[0] else []) for span in SPANS]
 MAX_ACTIONS = 20_000
 
 
@@ -86,11 +92,10 @@ def check_winner(game, variant):
         assert set(w) == {i for i in range(game.n_seats) if t[i] == max(t)}
 
 
-@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize("span", CHUNKS)
 @pytest.mark.parametrize("variant", sorted(GAMES))
-def test_random_games(variant, chunk):
-    per_chunk = GAMES_PER_VARIANT // CHUNKS
-    for k in range(chunk * per_chunk, (chunk + 1) * per_chunk):
+def test_random_games(variant, span):
+    for k in range(*span):
         rng = np.random.default_rng([7, k, len(variant)])
         n = int(rng.integers(GAMES[variant].min_seats, 9))
         game = dicelab.new_game(variant, [f"P{i}" for i in range(n)], seed=k,

@@ -52,12 +52,14 @@ def test_vectorised_games_agree_with_the_game_models():
         assert lo - 0.03 <= row["win_rate"] <= hi + 0.03
 
 
-def test_vectorised_thousand_games_agree_with_the_game_models():
+# 200 games through the game models take minutes: 60 in the everyday suite (a wider interval)
+@pytest.mark.parametrize("n", [60, pytest.param(200, marks=pytest.mark.slow)])
+def test_vectorised_thousand_games_agree_with_the_game_models(n):
     players = ["threshold:30", "aggressive"]
-    wins, _, _ = play_games("thousand", players, 200, seed=3)
+    wins, _, _ = play_games("thousand", players, n, seed=3)
     vec = simulate("thousand", players, games=10_000, seed=4)
     for i, row in enumerate(vec.rows):
-        lo, hi = wilson(int(wins[i]), 200)
+        lo, hi = wilson(int(wins[i]), n)
         assert lo - 0.03 <= row["win_rate"] <= hi + 0.03
 
 

@@ -214,7 +214,9 @@ def threshold(k):
     return lambda scores, status, cur: scores[cur] >= k
 
 
-@pytest.mark.parametrize("seat", [0, 1, 2])
+# about a minute a seat: the first seat in the everyday suite, the others slow
+@pytest.mark.parametrize("seat", [0, pytest.param(1, marks=pytest.mark.slow),
+                                  pytest.param(2, marks=pytest.mark.slow)])
 def test_no_threshold_deviation_pays_with_three(seat):
     # subgame-perfect play: a seat that plays anything else while the others play the solve
     # does no better (checked for stop-as-soon-as-allowed and stop-from-k thresholds)

@@ -90,6 +90,8 @@ class LabResult:
         from ..i18n import fixed
 
         pct = i18n.percent
+        heads: tuple[str, ...]  # the columns: five or six
+        cells: tuple[str, ...]
         if self.mode == "turns":
             heads = (_("player"), _("turns"), _("mean turn score"), _("95% interval"),
                      _("bust %"))
@@ -105,7 +107,7 @@ class LabResult:
             extra = next((k for k in ("points_per_turn", "mean_score") if k in self.rows[0]
                           and not math.isnan(self.rows[0][k])), None)
             label = {"points_per_turn": _("pts/turn"),
-                     "mean_score": _("mean score")}.get(extra, "")
+                     "mean_score": _("mean score")}.get(extra or "", "")
             heads = (_("player"), _("games"), _("wins"), _("win rate"), _("95% interval"), label)
             w = _widths(heads, (22, 8, 8, 10, 18, 12))
             head = "".join(f"{h:{a}{n}}" for h, a, n in zip(heads, "<>>>>>", w))

@@ -10,6 +10,7 @@ import zipfile
 from collections import OrderedDict
 from concurrent.futures import Future
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -58,7 +59,7 @@ class TableCache:
     def __init__(self, memory: int = 8):
         self.memory = memory
         self._tables: OrderedDict = OrderedDict()
-        self._building: dict = {}     # key -> Future of the build under way
+        self._building: dict[Any, Future] = {}  # key -> Future of the build under way
         self._guard = threading.Lock()
         self.builds = 0               # tables built (not read from a file) in this process
 
@@ -74,10 +75,9 @@ class TableCache:
                 if path is not None:
                     touch(path)  # recently used, on disk too
                 return table
-            future = self._building.get(key)
-            mine = future is None
-            if mine:
-                future = self._building[key] = Future()
+            found = self._building.get(key)
+            mine = found is None
+            future = self._building[key] = Future() if found is None else found
         if not mine:
             return future.result()   # the same table, or the same error
         try:

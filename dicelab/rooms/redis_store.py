@@ -16,6 +16,7 @@ import json
 import logging
 import time
 import uuid
+from collections.abc import Callable
 
 from ..errors import RuleError
 from ..i18n import L_
@@ -68,7 +69,7 @@ class RedisStore(Store):
         self._create = self._r.register_script(_CREATE)
         self._append = self._r.register_script(_APPEND)
         self._channel = f"{prefix}:events"
-        self._callbacks = []
+        self._callbacks: list[Callable] = []
         self._thread = None
         self._warned = -1e9
         self._warn_if_not_durable()

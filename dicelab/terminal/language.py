@@ -51,7 +51,7 @@ def chosen(argv: list[str], environ: dict | None = None) -> str:
     """The language to speak: a valid ``--lang``, else DICELAB_LANG, else LANGUAGE / LC_ALL /
     LC_MESSAGES / LANG, else English. (An invalid ``--lang`` is refused by the parser, in the
     environment's language.)"""
-    env = os.environ if environ is None else environ
+    env = dict(os.environ) if environ is None else environ
     return (i18n.normalize(requested(argv)) or i18n.normalize(config.text("DICELAB_LANG", env))
             or i18n.from_environment(env))
 
@@ -85,9 +85,10 @@ def _ngettext(singular: str, plural: str, n: int) -> str:
 @contextlib.contextmanager
 def argparse_speaks() -> Iterator[None]:
     """argparse's words in the current language inside the block (restored after it)."""
-    saved = argparse._, argparse.ngettext
-    argparse._, argparse.ngettext = _gettext, _ngettext
+    # argparse's module globals from gettext, which typeshed does not list
+    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
+    argparse._, argparse.ngettext = _gettext, _ngettext  # type: ignore[attr-defined]
     try:
         yield
     finally:
-        argparse._, argparse.ngettext = saved
+        argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
