@@ -69,3 +69,63 @@ def thousand_turns(W, j, b, need, y, star, c_lo, top, F, e_n, e_pts, e_nxt, e_w,
             if keep:
                 for n in range(5):
                     R[c - c_lo, n, p] = acc[n, p]
+
+
+@njit(cache=True, nogil=True, fastmath=False)
+def bones_turns(VD, W, b, o, y, need, c_lo, T, opt_pts, opt_next, opt_n, opt_w, bust,
+                start, dstart, lo, hi, bits, R):
+    """The Bones turns below the target of pairs (b, o) with the bust worth y (``win._TurnSolver
+    .run``), each pair on its own from the target down to its total b: value and slope d/dy
+    of every roll (option ``e`` of ``opt_n[e]`` + 1 dice, chance ``opt_w``, adds ``opt_pts``
+    units, throws ``opt_next`` dice next; 81 with auto keep, where a dense product of the
+    [options, 5] weights would do five times the work), the stand decisions, and the interval
+    [lo, hi] of bust values over which none of them flips. ``VD`` [P, width, 6, 2] holds the
+    values and slopes from the target up and receives those below; ``bits`` (if not empty)
+    [P, T - c_lo, 5] the stands, ``R`` (if not empty) [P, width, 6] the roll values."""
+    P = len(b)
+    E = len(opt_w)
+    rec = bits.shape[0] > 0
+    keep = R.shape[0] > 0
+    roll = np.empty(5)
+    droll = np.empty(5)
+    for p in range(P):
+        yp = y[p]
+        for c in range(T - 1, b[p] - 1, -1):
+            i = c - c_lo
+            for n in range(5):
+                roll[n] = bust[n] * yp
+                droll[n] = bust[n]
+            for e in range(E):
+                r = i + opt_pts[e]
+                x = opt_next[e]
+                n = opt_n[e]
+                w = opt_w[e]
+                roll[n] += w * VD[p, r, x, 0]
+                droll[n] += w * VD[p, r, x, 1]
+            if c == b[p]:
+                start[p] = roll[4]
+                dstart[p] = droll[4]
+            sv = 1.0 - W[o[p], c]
+            may = c - b[p] >= need[p]
+            for n in range(5):
+                stand = may and sv >= roll[n]
+                if droll[n] > 0:
+                    flip = yp + (sv - roll[n]) / droll[n]
+                elif stand:
+                    flip = np.inf
+                else:
+                    flip = -np.inf
+                if stand:
+                    if flip < hi[p]:
+                        hi[p] = flip
+                    VD[p, i, 1 + n, 0] = sv
+                    VD[p, i, 1 + n, 1] = 0.0
+                else:
+                    if may and flip > lo[p]:
+                        lo[p] = flip
+                    VD[p, i, 1 + n, 0] = roll[n]
+                    VD[p, i, 1 + n, 1] = droll[n]
+                if rec:
+                    bits[p, i, n] = stand
+                if keep:
+                    R[p, i, 1 + n] = roll[n]
