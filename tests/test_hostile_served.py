@@ -130,3 +130,39 @@ def test_a_session_built_from_its_websocket_reads_the_proxied_address(monkeypatc
     finally:
         server.stop()
     assert seen == ["10.7.0.5" if behind_proxy else "127.0.0.1"]
+
+
+def test_half_open_sessions_are_released_when_they_close(monkeypatch, tmp_path):
+    """Sessions whose page connected but never loaded (issue 33: 300 of them took 800 MB)
+    free their app once Bokeh destroys them, while the page kept for page requests stays.
+    The timer closing a page that never loads held its document (in its closure, and in the
+    session's context it was scheduled from) for DICELAB_LOAD_TIMEOUT, 60 s, after it closed."""
+    import gc
+    import time
+    import weakref
+
+    from dicelab.ui import gate
+
+    monkeypatch.setenv("DICELAB_LOAD_TIMEOUT", "3600")  # (the timer must not run here)
+    url, built, server = serve_here(monkeypatch, tmp_path, check_unused_sessions_milliseconds=200,
+                                    unused_session_lifetime_milliseconds=200)
+    try:
+        async def run():
+            pages = [await connect(url) for _ in range(2)]
+            assert sum(map(len, gate._open.values())) >= 3  # with the page kept for requests
+            for ws in pages:
+                ws.close()
+        asyncio.run(run())
+        apps = [weakref.ref(app) for app in built[1:]]
+        del built[1:]
+        end = time.monotonic() + 60
+        while sum(map(len, gate._open.values())) > 1 and time.monotonic() < end:
+            time.sleep(0.1)  # until Bokeh has destroyed the two sessions
+        assert sum(map(len, gate._open.values())) == 1
+        gc.unfreeze()
+        while any(a() is not None for a in apps) and time.monotonic() < end:
+            gc.collect()  # (Panel's own clean-up of a session ends after Bokeh's)
+            time.sleep(0.2)
+        assert len(apps) == 2 and [a() for a in apps] == [None] * 2, "a closed session is held"
+    finally:
+        server.stop()

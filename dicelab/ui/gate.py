@@ -13,10 +13,12 @@ class: about 0.1 s), so the rendered page is kept too and only its token changed
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import logging
 import threading
 import time
+import weakref
 
 from .. import config
 from . import descriptors
@@ -302,9 +304,16 @@ def closed(doc_or_context) -> None:
 
 def close_unless_loaded(doc, loaded) -> None:
     """In ``DICELAB_LOAD_TIMEOUT`` seconds, close this session's websockets if ``loaded()``
-    is still false: a page that never finishes loading must not hold its session."""
+    is still false: a page that never finishes loading must not hold its session. The timer
+    holds the document weakly, and runs outside the session's context (whose curdoc is the
+    document): either kept every session closed meanwhile (and its whole app, about 3 MB)
+    alive until the timer ran."""
+    ref = weakref.ref(doc)
+    del doc
+
     def check():
-        if loaded():
+        doc = ref()
+        if doc is None or loaded():
             return
         session = getattr(doc.session_context, "_session", None)
         for connection in list(getattr(session, "_subscribed_connections", None) or ()):
@@ -313,6 +322,8 @@ def close_unless_loaded(doc, loaded) -> None:
             except Exception:  # closed meanwhile
                 pass
     try:
-        asyncio.get_running_loop().call_later(config.value("DICELAB_LOAD_TIMEOUT"), check)
+        # in an empty context: the session's (its curdoc) would hold the document too
+        asyncio.get_running_loop().call_later(config.value("DICELAB_LOAD_TIMEOUT"), check,
+                                              context=contextvars.Context())
     except RuntimeError:  # no event loop: not served
         pass
