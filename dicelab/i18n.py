@@ -213,7 +213,7 @@ def _fill(text: str, params: dict[str, Any], lang: str) -> str:
         return text
     shown = {}
     for key, value in params.items():
-        if isinstance(value, (Msg, Text)):
+        if isinstance(value, Msg):
             shown[key] = value.render(lang)
         elif isinstance(value, bool):
             shown[key] = value
@@ -256,12 +256,21 @@ def tr(message: str, /, **params: Any) -> str:
 
 
 class Msg:
-    """A message that renders when shown, in the reader's language (see :func:`L_`).
+    """A message that renders when shown, in the reader's language (see :func:`L_`): its
+    message id and parameters, never its characters.
 
     It compares and hashes as its English text, so code and tests that read game events in
-    English keep working; ``str()`` and f-strings give the current language."""
+    English keep working (``==``, ``in``, ``startswith``...; ``.english`` for the rest);
+    ``str()``, ``print`` and f-strings give the current language. It is not a ``str``, so what
+    would show the English characters silently fails instead: ``" ".join([m])`` and
+    ``json.dumps(m)`` raise TypeError, ``html.escape(m)`` AttributeError; ``m + "..."``
+    keeps the message (a :class:`Joined`, rendered where shown)."""
 
     __slots__ = ("message", "plural", "n", "params")
+
+    # str methods that only read the English text (they give back no text to show)
+    READING = frozenset({"startswith", "endswith", "find", "rfind", "index", "rindex", "count",
+                         "isupper", "islower", "isdigit", "isspace"})
 
     def __init__(self, message: str, params: dict[str, Any] | None = None,
                  plural: str | None = None, n: int | None = None):
@@ -304,23 +313,33 @@ class Msg:
     def __hash__(self) -> int:
         return hash(self.english)
 
-    def __add__(self, other: object) -> str:
-        return str(self) + str(other)
+    def __add__(self, other: object) -> Msg:
+        if not isinstance(other, (str, Msg)):
+            return NotImplemented
+        return Joined((self, other), "")
 
-    def __radd__(self, other: object) -> str:
-        return str(other) + str(self)
+    def __radd__(self, other: object) -> Msg:
+        if not isinstance(other, (str, Msg)):
+            return NotImplemented
+        return Joined((other, self), "")
 
     def __contains__(self, part: str) -> bool:
         return part in self.english
 
     def __getattr__(self, name: str):
-        # str methods (startswith, split, ...) on the English text, for code that reads events
-        if name.startswith("__"):
-            raise AttributeError(name)
-        return getattr(self.english, name)
+        if name in Msg.READING:
+            return getattr(self.english, name)
+        if not name.startswith("_") and hasattr(str, name):
+            raise AttributeError(
+                f"Msg.{name}: a lazy message has no characters; render it where it is shown "
+                f"(str(msg), msg.render(lang)) or read msg.english")  # i18n: not shown
+        raise AttributeError(name)
 
     def __len__(self) -> int:
         return len(self.english)
+
+    def __reduce__(self):
+        return (Msg, (self.message, self.params, self.plural, self.n))
 
 
 class Joined(Msg):
@@ -336,30 +355,8 @@ class Joined(Msg):
         return self.message.join(p.render(lang) if isinstance(p, Msg) else str(p)
                                  for p in self.params["parts"])
 
-
-class Text(str):
-    """A lazy message that is also a ``str``: its characters are the English text (what code,
-    regular expressions and tests read: ``re.sub``, ``==``, ``in``), while ``str()``, ``print``
-    and f-strings show it in the reader's language. Game events keep their texts so; code
-    that shows one must go through ``str()`` (``html.escape(str(t))``, ``" ".join(map(str,
-    ...))``): str methods and joins see the English characters."""
-
-    def __new__(cls, msg: Msg) -> Text:
-        self = super().__new__(cls, msg.english)
-        self.msg = msg
-        return self
-
-    def render(self, lang: str | None = None) -> str:
-        return self.msg.render(lang)
-
-    def __str__(self) -> str:
-        return self.msg.render()
-
-    def __format__(self, spec: str) -> str:
-        return format(self.msg.render(), spec)
-
     def __reduce__(self):
-        return (Text, (self.msg,))
+        return (Joined, (self.params["parts"], self.message))
 
 
 def L_(message: str, /, **params: Any) -> Msg:
@@ -375,6 +372,12 @@ def Ln_(singular: str, plural: str, n: int, /, **params: Any) -> Msg:
 def text(value: Any) -> str:
     """What a person reads for ``value``: a Msg rendered, anything else as ``str``."""
     return value.render() if isinstance(value, Msg) else str(value)
+
+
+def english(value: Any) -> str:
+    """The English text of ``value`` (a Msg, or plain text as it is): what code and tests read
+    (regular expressions, joins), never what is shown to a person."""
+    return value.english if isinstance(value, Msg) else str(value)
 
 
 if env_lang := normalize(config.text("DICELAB_LANG")):

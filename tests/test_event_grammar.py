@@ -14,6 +14,7 @@ import pytest
 from dicelab import Roll, Score
 from dicelab.games import Seat, new_game
 from dicelab.games import yahtzee as yahtzee_game
+from dicelab.i18n import english
 from dicelab.players import make_player
 
 from .conftest import set_state
@@ -60,10 +61,10 @@ def test_every_event_text_agrees_with_you_and_a_name():
         for e_you, e_ann in zip(you, ann):
             assert e_you.kind == e_ann.kind
             if e_ann.seat == 0 or "Ann" in e_ann.text:
-                assert e_you.text == as_you(e_ann.text), (variant, e_ann.text)
+                assert e_you.text == as_you(english(e_ann.text)), (variant, e_ann.text)
                 if e_ann.seat == 0:
                     kinds.setdefault(variant, set()).add(e_ann.kind)
-                    assert not re.search(rf"\bYou ({THIRD})\b", e_you.text), e_you.text
+                    assert not re.search(rf"\bYou ({THIRD})\b", english(e_you.text)), e_you.text
     # the kinds that carry a verb of their own were all seen
     assert {"stand", "roll", "bust"} <= kinds["bones"]
     assert {"stand", "win", "barrel", "barrel_attempt", "fall", "bolt", "penalty",
@@ -83,6 +84,6 @@ def test_yahtzee_bonus_and_a_full_card(rig, name, earns, whose):
     set_state(g, cards=(card,))
     rig(yahtzee_game).add((6, 6, 6, 6, 6))
     g.apply(Roll())
-    text = " ".join(e.text for e in g.apply(Score("sixes")))
+    text = " ".join(english(e.text) for e in g.apply(Score("sixes")))
     assert f"{earns} a Yahtzee bonus of 100" in text, text
     assert f"{whose} card is full" in text, text

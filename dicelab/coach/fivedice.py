@@ -34,8 +34,9 @@ class FiveDiceSource(ValueSource):
     def skip(self, game) -> Msg | None:
         if getattr(game.state, "final_from", None) is not None:
             return L_("Final turns (after a player reached the target) are not judged in "
-                      "points: there only passing the leader counts (RULES.md); two-seat games "
-                      "judge them by the chance to win.")
+                      "points: there only passing the leader counts (each other player has one "
+                      "turn to end above the leader's total); two-seat games judge them by the "
+                      "chance to win.")
         return None
 
     def options(self, game) -> list[Option]:

@@ -20,7 +20,7 @@ from ..actions import Action, action_from_json, coerce
 from ..actions import to_json as action_to_json
 from ..dice import new_rng, roll
 from ..errors import RuleError
-from ..i18n import L_, Joined, Msg, Text
+from ..i18n import L_, Joined, Msg
 from ..names import player_name, seat_name, variant_name
 from ..names import is_you as _is_you
 from ..settings import Settings
@@ -79,14 +79,10 @@ class Event:
 
     kind: str
     seat: int | None
-    # a Text: its characters are English, str()/f-strings show the reader's language (a
-    # network room shows one game to people of several languages)
-    text: Text
+    # a lazy Msg (its message id and parameters): rendered where shown, in the reader's
+    # language (a network room shows one game to people of several languages)
+    text: Msg | str
     data: dict = field(default_factory=dict, compare=False)
-
-    def __post_init__(self):
-        if isinstance(self.text, Msg):
-            object.__setattr__(self, "text", Text(self.text))
 
 
 class GameView:

@@ -79,7 +79,7 @@ def test_scoreboard_banner_history_follow_a_turn_played_from_python():
     assert g.current_player != first
     assert now.upper() in banner._pane.object.upper()
     assert f"▶</span> {now}" in board._pane.object
-    assert html.escape(g.history[-1].text) in history._pane.object
+    assert html.escape(str(g.history[-1].text)) in history._pane.object
 
 
 def test_two_views_of_one_game_stay_in_step():
