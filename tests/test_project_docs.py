@@ -33,8 +33,7 @@ def test_version_is_one_number_everywhere():
 # modules other helpers are rewriting this session (issue 37: odds/win*.py; issue 34 words the
 # coach's sentence, a translated message): each leaves the list when its citation points to the
 # docs' rules page
-STILL_CITE_RULES_MD = {"dicelab/odds/win.py", "dicelab/odds/win_thousand.py",
-                       "dicelab/coach/fivedice.py"}
+STILL_CITE_RULES_MD: set[str] = set()  # none left
 
 
 def test_code_cites_the_docs_rules_page_and_its_sections():

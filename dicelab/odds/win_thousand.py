@@ -1,6 +1,6 @@
 """Exact chance to win a two-seat game of Thousand ("1000") under play that maximises it.
 
-RULES.md "Thousand": opening, pits, the barrel with its attempts and fall, bolts in a row and
+docs/explanation/rules.md "Thousand": opening, pits, the barrel with its attempts and fall, bolts in a row and
 their penalty; a stand from the barrel that reaches the target wins at once (no final round).
 
 A player's standing between turns is a *status*: banked total (units of 5), opened, bolts in a
@@ -22,7 +22,7 @@ on the same layer one level up, already updated too); a penalty or fall reads a 
 sweep; then one more sweep records the policy's stand bits (its largest change is reported as
 the residual).
 
-RULES.md sets no lower limit on a total, so a table must stop somewhere, and the effect of
+The rules set no lower limit on a total, so a table must stop somewhere, and the effect of
 where it stops must be bounded. The table goes down to a ``floor`` (default: ``DEPTH`` = 11
 bolt penalties or barrel falls below zero, -1100 with the default settings); a bust that would
 take a total below it counts as a lost game. A player gets there only after many penalties in
