@@ -23,6 +23,7 @@ class BoardMixin:
         every state and history length."""
         if start is not None:
             self._state = self.state = start
+            self.history = []  # (its own seating roll-off was not this position's)
         self.all_actions = list(actions)
         self.states = [self._state]
         self.marks = [len(self.history)]

@@ -73,7 +73,11 @@ export function render({ model, el }) {
     model.send_msg({key: e.key});
   };
   document.addEventListener("keydown", onKey);
-  model.on("remove", () => document.removeEventListener("keydown", onKey));
+  document.documentElement.dataset.dlStepKeys = "on";  // (tests wait for it)
+  model.on("remove", () => {
+    document.removeEventListener("keydown", onKey);
+    delete document.documentElement.dataset.dlStepKeys;
+  });
   el.style.display = "none";
 }
 """
