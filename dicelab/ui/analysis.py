@@ -62,6 +62,8 @@ class StepKeys(Unbusy, JSComponent):
 
     _esm = """
 export function render({ model, el }) {
+  el.style.display = "none";
+  if (!model.active) return;  // the page's preloaded copy: the keys stay the page's
   const typing = 'input, textarea, select, [contenteditable=""], [contenteditable="true"], ' +
     '[role="textbox"], [role="combobox"], [role="listbox"], [role="slider"]';
   const keys = new Set(["ArrowLeft", "ArrowRight", "Home", "End"]);
@@ -78,12 +80,13 @@ export function render({ model, el }) {
     document.removeEventListener("keydown", onKey);
     delete document.documentElement.dataset.dlStepKeys;
   });
-  el.style.display = "none";
 }
 """
 
+    active = param.Boolean(default=False, doc="Listens (the page's preloaded copy does not).")
+
     def __init__(self, on_key=None, **params):
-        super().__init__(**params)
+        super().__init__(active=on_key is not None, **params)
         self._on_key = on_key
 
     def _handle_msg(self, msg):
