@@ -23,6 +23,7 @@ class BoardMixin:
         every state and history length."""
         if start is not None:
             self._state = self.state = start
+            self.history = []  # (its own seating roll-off was not this position's)
         self.all_actions = list(actions)
         self.states = [self._state]
         self.marks = [len(self.history)]
@@ -66,7 +67,8 @@ def board_class(cls: type[Game]) -> type[Game]:
     """The read-only board class of a variant's game class (made once)."""
     with _lock:
         if cls not in _CLASSES:
-            _CLASSES[cls] = type("Board" + cls.__name__, (BoardMixin, cls), {})
+            _CLASSES[cls] = type("Board" + cls.__name__,  # i18n: not shown
+                                 (BoardMixin, cls), {})
         return _CLASSES[cls]
 
 

@@ -43,7 +43,8 @@ def register(variant: str):
     return deco
 
 
-def position(variant: str, seats=("Player 1", "Player 2"), settings=None, **fields) -> Game:
+def position(variant: str, seats=("Player 1", "Player 2"),  # i18n: not shown (names as given)
+             settings=None, **fields) -> Game:
     """A game of ``variant`` at the position ``fields`` state (see each variant's builder:
     ``fivedice_position``, ``under40_position``, ``yahtzee_position``)."""
     if variant not in SETUPS:

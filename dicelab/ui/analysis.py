@@ -62,6 +62,8 @@ class StepKeys(Unbusy, JSComponent):
 
     _esm = """
 export function render({ model, el }) {
+  el.style.display = "none";
+  if (!model.active) return;  // the page's preloaded copy: the keys stay the page's
   const typing = 'input, textarea, select, [contenteditable=""], [contenteditable="true"], ' +
     '[role="textbox"], [role="combobox"], [role="listbox"], [role="slider"]';
   const keys = new Set(["ArrowLeft", "ArrowRight", "Home", "End"]);
@@ -73,13 +75,18 @@ export function render({ model, el }) {
     model.send_msg({key: e.key});
   };
   document.addEventListener("keydown", onKey);
-  model.on("remove", () => document.removeEventListener("keydown", onKey));
-  el.style.display = "none";
+  document.documentElement.dataset.dlStepKeys = "on";  // (tests wait for it)
+  model.on("remove", () => {
+    document.removeEventListener("keydown", onKey);
+    delete document.documentElement.dataset.dlStepKeys;
+  });
 }
 """
 
+    active = param.Boolean(default=False, doc="Listens (the page's preloaded copy does not).")
+
     def __init__(self, on_key=None, **params):
-        super().__init__(**params)
+        super().__init__(active=on_key is not None, **params)
         self._on_key = on_key
 
     def _handle_msg(self, msg):
@@ -118,7 +125,7 @@ class AnalysisBoard(pn.viewable.Viewer):
         css = [BOARD_CSS]
         self._label = pn.pane.HTML("", stylesheets=css, margin=(0, 8))
         self._buttons = {}
-        for key in ("Home", "ArrowLeft", "ArrowRight", "End"):
+        for key in ("Home", "ArrowLeft", "ArrowRight", "End"):  # i18n: not shown (keys)
             b = pn.widgets.Button(name="", margin=(4, 2), css_classes=["dl-step-" + key.lower()])
             b.on_click(lambda e, k=key: self.key(k))
             self._buttons[key] = b
@@ -141,8 +148,9 @@ class AnalysisBoard(pn.viewable.Viewer):
         """Every word of the bar in the language of the moment."""
         self._head.object = "<h2 style='margin:4px 0'>" + _("Analysis board") + "</h2>"
         # the keys are said in the page's words (ui.keys' help); the arrows show them here
-        for key, label in (("Home", "« " + _("First")), ("ArrowLeft", "‹ " + _("Back")),
-                           ("ArrowRight", _("Next") + " ›"), ("End", _("Last") + " »")):
+        for key, label in (("Home", "« " + _("First")),  # i18n: not shown (the key)
+                           ("ArrowLeft", "‹ " + _("Back")), ("ArrowRight", _("Next") + " ›"),
+                           ("End", _("Last") + " »")):  # i18n: not shown (the key)
             self._buttons[key].name = label
         self._leave.name = _("Back to the game")
         self._show_step()
@@ -167,7 +175,7 @@ class AnalysisBoard(pn.viewable.Viewer):
 
     def key(self, key: str) -> int:
         last = self.game.steps - 1
-        target = {"Home": 0, "End": last, "ArrowLeft": self.step - 1,
+        target = {"Home": 0, "End": last, "ArrowLeft": self.step - 1,  # i18n: not shown (keys)
                   "ArrowRight": self.step + 1}.get(key, self.step)
         return self.goto(target) if target != self.step else self.step
 

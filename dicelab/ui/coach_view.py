@@ -119,6 +119,7 @@ class CoachView(pn.viewable.Viewer):
             people = t
         scale = 100 if ui_for(r.variant).chance_points else 1  # chances in % points
         self._mistakes = list(people["mistake"])
+        self._indices = [int(i) for i in people["index"]]  # each row's action in the game
         # a final turn (two-seat Bones) is judged by the chance to win: its values show as
         # chances, its loss in the win column, not in "lost" (points)
         df = pd.DataFrame({
@@ -159,7 +160,14 @@ class CoachView(pn.viewable.Viewer):
         def highlight(row):  # the frame's index is the decision's position
             return [COSTLY if mistakes[row.name] else ""] * len(row)
         table.style.apply(highlight, axis=1)
+        table.on_click(self._row_clicked)
         return table
+
+    def _row_clicked(self, event):
+        """A click on a row: the analysis board at that decision (before its action)."""
+        opener = self.play.shared("open_board", lambda: None)
+        if opener is not None and 0 <= event.row < len(self._indices):
+            opener(self._indices[event.row])
 
     def _titles(self, df) -> dict:
         """The review table's column titles in the language of the moment."""

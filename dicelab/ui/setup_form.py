@@ -29,7 +29,7 @@ FIELDS = {
                 ("current", N_("Seat on turn (0 = first)"), "1"),
                 ("starter", N_("Seat that started the round"), "0")],
     "yahtzee": [("cards", N_("Cards: box=points, seats apart with ;"),
-                 "aces=3 chance=20; sixes=18"),
+                 "aces=3 chance=20; sixes=18"),  # i18n: not shown (box keys)
                 ("current", N_("Seat on turn (0 = first)"), "1"),
                 ("dice", N_("Dice on the table (empty: before the roll)"), "6 6 6 2 3"),
                 ("rolls", N_("Rolls thrown this turn"), "2")],
