@@ -14,6 +14,13 @@ start (goal: within 20%), and the server's CPU per session built.
 Before issue 33 each session whose page never loaded stayed in memory until the timer closing
 such pages ran (DICELAB_LOAD_TIMEOUT, 60 s after it opened), and its objects were frozen with
 the pages that loaded meanwhile: 300 took the server from 152 MB to 955 MB.
+
+2026-12-04, this project's 2-core machine at a load average of 14-17 (other work), 30 sessions
+(not 300: time), 1 page kept: 107 MB at the start, 188 MB open, 172 MB settled: 1.60x, goal
+1.2x MISSED; 1.16 s of server CPU per session built. The sessions' apps are freed (the suite's
+test_half_open_sessions_are_released_when_they_close); what stays is still to be found
+(the heap's fragmentation, or caches filled by the first sessions: a tracemalloc comparison
+in the server would say).
 """
 from __future__ import annotations
 
@@ -33,10 +40,13 @@ from _table import print_goals, print_table  # noqa: E402
 SERVE = "import sys; from dicelab.ui.app import serve; serve(port=int(sys.argv[1]))"
 
 
-def settle(pid: int, seconds: float) -> float:
-    """The server's RSS once it has not fallen for 20 s (at most ``seconds``)."""
-    end, low, low_at = time.monotonic() + seconds, rl.rss_mb(pid), time.monotonic()
-    while time.monotonic() < end and time.monotonic() - low_at < 20:
+def settle(pid: int, seconds: float, at_least: float = 0.0) -> float:
+    """The server's RSS once it has not fallen for 20 s, after ``at_least`` seconds (at most
+    ``seconds``)."""
+    start = time.monotonic()
+    end, low, low_at = start + seconds, rl.rss_mb(pid), start
+    while time.monotonic() < end and (time.monotonic() - low_at < 20
+                                      or time.monotonic() - start < at_least):
         time.sleep(1)
         now = rl.rss_mb(pid)
         if now < low - 1:
@@ -70,7 +80,8 @@ def measure(sessions: int = 300, keep: int = 1) -> dict:
             for ws in half:
                 ws.close()
             await asyncio.sleep(1)
-            out["closed"] = await asyncio.to_thread(settle, server.pid, 180)
+            # Bokeh destroys them within 32 s; a batch's collection waits 5 s more
+            out["closed"] = await asyncio.to_thread(settle, server.pid, 240, 45)
             for ws in kept:
                 ws.close()
         asyncio.run(run())
