@@ -6,6 +6,7 @@ done, its last point refined as the estimate grows)."""
 from __future__ import annotations
 
 import panel as pn
+from bokeh.core.properties import value
 from bokeh.events import Tap
 from bokeh.models import (BasicTicker, ColumnDataSource, Legend, LegendItem,
                           NumeralTickFormatter, Range1d, Span)
@@ -13,7 +14,7 @@ from bokeh.plotting import figure
 
 from ..i18n import _, language
 from ..odds.win_game import readout, seat_chances
-from .phrases import percent_ticks
+from .phrases import percent_ticks, shown_name
 from .variants import ui_for
 from .view import TableView, follow
 from .win_estimate import win_estimate
@@ -66,6 +67,8 @@ class WinChart(TableView):
                                 else _("Chance to win (estimate from play-outs)"))
         self._fig.xaxis.axis_label = _("action")
         self._fig.yaxis.formatter.format = percent_ticks()
+        for i, item in enumerate(self._fig.legend[0].items):  # "You" is "Vous" on a French page
+            item.label = value(shown_name(self.play, i))
 
     def _figure(self):
         """Lines of every seat's chance over the actions, in ``self._src`` (x, p0, p1...)."""
@@ -89,7 +92,7 @@ class WinChart(TableView):
             f.scatter("x", f"p{i}", source=self._src, color=col, size=4)
             # the legend's key: a line left of the axis, so that it shows before any point
             key = f.line([-2, -1], [0.5, 0.5], color=col, line_width=3)
-            items.append(LegendItem(label=g.seats[i].name, renderers=[key]))
+            items.append(LegendItem(label=value(shown_name(self.play, i)), renderers=[key]))
         f.add_layout(Legend(items=items, orientation="horizontal", ncols=min(3, g.n_seats),
                             label_text_font_size="9pt", glyph_width=14, label_standoff=3,
                             spacing=8, padding=0, margin=4, border_line_alpha=0,

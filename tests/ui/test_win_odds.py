@@ -270,3 +270,19 @@ def test_thousand_without_its_table_estimates_and_builds_nothing(tmp_path, monke
     assert WinChart(play=play)._fig.title.text == "Chance to win (estimate from play-outs)"
     assert started == [] and list(tmp_path.iterdir()) == []
     assert win_thousand.table_if_cached(game.config) is None
+
+
+def test_win_chart_names_the_default_seats_in_the_pages_language():
+    """Issue 40: the legend said "You" on French and Russian pages."""
+    from bokeh.models import Legend
+
+    from dicelab.i18n import using
+    from dicelab.ui.win_chart import WinChart
+
+    with using("fr"):
+        chart = WinChart(dicelab.new_game("thousand", ["You", "Computer", "Zoé"], seed=1))
+        [legend] = [m for m in chart._fig.below if isinstance(m, Legend)]
+        assert [item.label.value for item in legend.items] == ["Vous", "Ordinateur", "Zoé"]
+    with using("ru"):
+        chart.label()
+        assert [item.label.value for item in legend.items] == ["Вы", "Компьютер", "Zoé"]
