@@ -322,8 +322,10 @@ class FiveDiceLuck(LuckModel):
         st = game.state
         if getattr(st, "final_from", None) is not None:
             return None
-        v = valued_options(d, self.src, game, TURN, st.phase == "decide" and (
-            d is not None or game.choose_keepers() or len(game.legal_actions()) > 1))
+        # without the coach's decision (the rules leave one action) only choose_keepers has
+        # options to value here
+        v = valued_options(d, self.src, game, TURN,
+                           st.phase == "decide" and game.choose_keepers())
         if v is not None:
             return v
         # a roll that must be thrown: a turn's first, one short of the minimum to stand, or
