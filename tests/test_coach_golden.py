@@ -61,7 +61,7 @@ def outputs(case: str, seed: int) -> dict[str, str]:
     while not g.is_over and g.version < 2000:
         hints.append(coach.hint_text(g) or "")
         g.apply(g.computer_action())
-    r = coach.review(g)
+    r = coach.review(g, luck=False)  # the decisions' outputs (the luck: test_coach_luck.py)
     out = {"csv": r.to_csv(), "json": r.to_json(sort_keys=True), "html": r._repr_html_(),
            "lines": "\n".join(e.line() for e in r), "hints": "\n".join(hints),
            "repr": repr(r)}

@@ -19,7 +19,7 @@ NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
 EXPECTED = ["01_bones_odds", "02_thousand_pits_and_barrel", "03_under40",
             "04_yahtzee_dynamic_programming", "05_strategy_tournament", "06_playing_to_win",
-            "07_coach"]
+            "07_coach", "08_luck_and_skill"]
 
 
 def test_all_notebooks_present():

@@ -23,6 +23,8 @@ to win judges it (``takes_over``; its entry's unit says so and the points column
     review.seats["Ann"].lost           # value lost in all
     print(review.text())               # or review in a notebook: a table
     review.table()                     # every decision as a pandas DataFrame
+    review.seats["Ann"].luck           # unit -> her rolls' luck (``luck``: exact, per roll)
+    review.steps_table()               # every action: value before/after, luck, change
 
 The package: ``values`` (the framework: Option, ValueSource, the registry of variants),
 one module per variant's value sources (``fivedice``, ``under40``, ``yahtzee``: each calls
@@ -33,15 +35,19 @@ text, CSV, JSON and HTML).
 from __future__ import annotations
 
 from .decision import Decision, Entry, Side, decision, hint_text, judge
-from .fivedice import BonesWinSource, FiveDiceSource, ThousandSource
+from .exercises import Answer, Exercise, Score, exercises, score
+from .fivedice import BonesLuck, BonesWinSource, FiveDiceLuck, FiveDiceSource, ThousandSource
+from .luck import LuckModel, Segment, Step, Valued, segments
 from .review import Review, SeatSummary, as_game, review
-from .under40 import Under40Source, Under40WinSource
+from .under40 import Under40Luck, Under40Source, Under40WinSource
 from .values import (SOURCES, VARIANTS, ChanceSource, GameWinSource, Option, ValueSource,
                      Variant, register, sources_for)
-from .yahtzee import YahtzeeRaceSource, YahtzeeSource
+from .yahtzee import YahtzeeLuck, YahtzeeRaceSource, YahtzeeSource
 
 __all__ = ["Option", "Decision", "Entry", "SeatSummary", "Review", "ValueSource", "SOURCES",
            "decision", "review", "hint_text", "judge", "as_game", "sources_for", "register",
            "Variant", "VARIANTS", "Side", "ChanceSource", "GameWinSource", "FiveDiceSource",
            "ThousandSource", "BonesWinSource", "Under40Source", "Under40WinSource",
-           "YahtzeeSource", "YahtzeeRaceSource"]
+           "YahtzeeSource", "YahtzeeRaceSource", "Step", "Segment", "segments", "LuckModel",
+           "Valued", "exercises", "score", "Exercise", "Answer", "Score", "FiveDiceLuck",
+           "BonesLuck", "Under40Luck", "YahtzeeLuck"]

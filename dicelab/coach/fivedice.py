@@ -7,6 +7,7 @@ from typing import Callable
 from ..actions import Stand
 from ..errors import RuleError
 from ..i18n import L_, Ln_, Msg, N_, _, n_, p_
+from .luck import DUEL, TURN, LuckModel, Valued, valued_options
 from .values import (GameWinSource, Option, ValueSource, Variant, cap,
                      dice_list, fixed, pct, register, rolling, standing)
 
@@ -25,6 +26,7 @@ class FiveDiceSource(ValueSource):
 
     name = "points"
     UNIT = N_("expected points of the turn")
+    LUCKY = 400.0
 
     def _solver_state(self, game) -> dict:
         st = game.state
@@ -299,6 +301,8 @@ class BonesWinSource(GameWinSource):
 class ThousandSource(FiveDiceSource):
     """Thousand's expected points: the solver also takes the barrel and the bolts."""
 
+    LUCKY = 75.0  # Thousand's dice score a tenth of Bones' (a 1 is 10, not 100)
+
     def _solver_state(self, game) -> dict:
         st = game.state
         seat = st.current
@@ -306,7 +310,88 @@ class ThousandSource(FiveDiceSource):
                 "barrel_turns": st.barrel_turns[seat], "bolts": st.bolts[seat]}
 
 
+class FiveDiceLuck(LuckModel):
+    """Luck in expected points of the turn (one ``turn`` segment per turn: its start is the
+    turn's expected points under the best play, its end what the turn added to the banked
+    total); Bones' final turns are left to ``BonesLuck``."""
+
+    def __init__(self, source: FiveDiceSource | None = None):
+        self.src = source or FiveDiceSource()
+        self._rolls: dict = {}  # a forced roll's state -> its value (a turn's start recurs)
+
+    def value(self, game, d) -> Valued | None:
+        st = game.state
+        if getattr(st, "final_from", None) is not None:
+            return None
+        # without the coach's decision (the rules leave one action) only choose_keepers has
+        # options to value here
+        v = valued_options(d, self.src, game, TURN,
+                           st.phase == "decide" and game.choose_keepers())
+        if v is not None:
+            return v
+        # a roll that must be thrown: a turn's first, one short of the minimum to stand, or
+        # hot dice that must go again
+        key = (st.turn_total, st.dice_left, *self.src._solver_state(game).values())
+        if key not in self._rolls:
+            from ..odds.fivedice import readout_for
+            try:
+                self._rolls[key] = readout_for(game.config, st).roll_value
+            except RuleError:
+                self._rolls[key] = None
+        value = self._rolls[key]
+        return None if value is None else Valued(FiveDiceSource.UNIT, TURN, value)
+
+    def ended(self, before, action, game, seat, v, chosen) -> float | None:
+        if game.state.turn == before.turn and not game.is_over:
+            return None
+        # the turn's result: what it added to (a bust: took from) the banked total
+        return float(game.state.totals[seat] - before.totals[seat])
+
+
+class BonesLuck(FiveDiceLuck):
+    """Two-seat Bones: the chance to win the game (``odds.win``) for the whole game where the
+    table is ready (one ``duel`` segment), else for the final turn only (a ``turn`` segment,
+    exact without the table: ``win.final_readout``) and expected points of the turn before
+    it. More seats: points; their final turns are not valued yet."""
+
+    def __init__(self):
+        super().__init__()
+        self.win = BonesWinSource()
+        self._duel: bool | None = None
+
+    def value(self, game, d) -> Valued | None:
+        if game.n_seats != 2 or self.win.rules(game) is None:
+            return super().value(game, d)
+        if self._duel is None:  # one answer for the whole game
+            self._duel = self.win.table(game) is not None
+        st = game.state
+        final = st.final_from is not None
+        if not self._duel and not final:
+            return super().value(game, d)
+        kind = DUEL if self._duel else TURN
+        unit = BonesWinSource.UNIT
+        v = valued_options(d, self.win, game, kind, st.phase == "decide")
+        if v is not None:
+            return v
+        from ..odds import win
+
+        me = st.current
+        args = (st.totals[me], st.totals[1 - me], st.turn_total, st.dice_left)
+        try:
+            r = (win.final_readout(game.config, *args) if final
+                 else self.win.table(game).readout(*args))
+        except RuleError:
+            return None
+        return Valued(unit, kind, r.roll_win_chance)
+
+    def ended(self, before, action, game, seat, v, chosen) -> float | None:
+        if v.unit_key != FiveDiceSource.UNIT:
+            return None  # the chance to win: the game's end says
+        return super().ended(before, action, game, seat, v, chosen)
+
+
 register(Variant("bones", (FiveDiceSource, BonesWinSource),
-                 lambda: p_("variant in a sentence", "bones")))
+                 lambda: p_("variant in a sentence", "bones"), luck=BonesLuck))
 register(Variant("thousand", (ThousandSource,),
-                 lambda: p_("variant in a sentence", "thousand")))
+                 lambda: p_("variant in a sentence", "thousand"),
+                 luck=lambda: FiveDiceLuck(ThousandSource())))

@@ -12,7 +12,8 @@ from ..games.base import Game, load_game
 from ..i18n import L_, tr
 from . import render
 from .decision import Entry, decision
-from .values import ValueSource, sources_for
+from .luck import DUEL, Segment, Step, Tracker, segments
+from .values import ValueSource, luck_model_for, source_for_unit, sources_for, variant_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -32,6 +33,15 @@ class SeatSummary:
     # by the chance to win), and per later source the decisions it valued
     valued: int = 0
     extra_valued: dict = field(default_factory=dict)
+    # luck (``coach.luck``), per unit (English key): the seat's own rolls' luck, their
+    # number, and its decisions' changes in that unit (0 or less: what its errors cost)
+    luck: dict = field(default_factory=dict)
+    rolls: dict = field(default_factory=dict)
+    skill: dict = field(default_factory=dict)
+    # a two-seat game judged by the chance to win (a ``duel``): the seat's luck minus the
+    # other's, and the other's decisions' changes (their errors raise this seat's chance)
+    luck_against: dict = field(default_factory=dict)
+    others_skill: dict = field(default_factory=dict)
 
     @property
     def mean_lost(self) -> float:
@@ -51,7 +61,12 @@ class SeatSummary:
                 **{f"mean_{k}_lost": self.mean_extra_lost(k)  # i18n: not shown
                    for k in self.extra_lost},
                 "costliest": [{"index": e.index, "turn": e.turn, "lost": e.lost, "why": e.why}
-                              for e in self.costliest]}
+                              for e in self.costliest],
+                **({"luck": [{"unit": tr(u), "luck": v, "rolls": self.rolls.get(u, 0),
+                              "decisions": self.skill.get(u, 0.0),
+                              "luck_against": self.luck_against.get(u),
+                              "others_decisions": self.others_skill.get(u)}
+                             for u, v in self.luck.items()]} if self.luck else {})}
 
 
 class Review:
@@ -60,7 +75,8 @@ class Review:
     COLUMNS = render.COLUMNS
 
     def __init__(self, game: Game, entries: list[Entry], source: ValueSource,
-                 notes: list[str], extras: dict[str, ValueSource] | None = None):
+                 notes: list[str], extras: dict[str, ValueSource] | None = None,
+                 steps: list[Step] | None = None):
         self.variant = game.variant
         self.names = list(game.names)
         self.finished = game.is_over
@@ -90,12 +106,58 @@ class Review:
             for k, side in e.extra.items():
                 s.extra_lost[k] = s.extra_lost.get(k, 0.0) + side.lost
                 s.extra_valued[k] = s.extra_valued.get(k, 0) + 1
+        self.steps: list[Step] = steps or []
+        self.winner = (game.names[game.state.winner]
+                       if game.is_over and getattr(game.state, "winner", None) is not None
+                       else None)
+        self._add_luck()
         for s in self.seats.values():
             # a final turn thrown away decides the game: such a mistake comes first
             mine = [e for e in entries if e.player == s.player and e.lost > 0
                     and (e.unit_key == self.unit_key or e.mistake)]
             s.costliest = sorted(mine, key=lambda e: (e.unit_key == self.unit_key,
                                                       -e.lost))[:3]
+
+    def _add_luck(self) -> None:
+        by_seat = {s.seat: s for s in self.seats.values()}
+        for st in self.steps:
+            s, u = by_seat[st.seat], st.unit_key
+            s.luck[u] = s.luck.get(u, 0.0) + st.luck
+            s.rolls[u] = s.rolls.get(u, 0) + st.rolled
+            s.skill[u] = s.skill.get(u, 0.0) + st.change
+            if st.kind == DUEL:
+                for o in by_seat.values():
+                    o.luck.setdefault(u, 0.0)
+                    o.rolls.setdefault(u, 0)
+                    o.skill.setdefault(u, 0.0)
+        for s in self.seats.values():
+            for u in s.luck:
+                if any(st.kind == DUEL and st.unit_key == u for st in self.steps):
+                    others = [o for o in self.seats.values() if o is not s]
+                    s.luck_against[u] = s.luck[u] - sum(o.luck.get(u, 0.0) for o in others)
+                    s.others_skill[u] = sum(o.skill.get(u, 0.0) for o in others)
+
+    @property
+    def luck_units(self) -> list[str]:
+        """The units the luck is valued in (English keys), the most used first."""
+        count: dict[str, int] = {}
+        for st in self.steps:
+            count[st.unit_key] = count.get(st.unit_key, 0) + 1
+        return sorted(count, key=lambda u: -count[u])
+
+    def segments(self) -> list[Segment]:
+        """Each segment's account (``luck.segments``): value(end) - value(start) = luck +
+        decisions' changes, per segment of one unit, from each seat's side."""
+        return segments(self.steps, len(self.names))
+
+    def lucky(self, step: Step) -> int:
+        """+1 for a very lucky roll, -1 for a very unlucky one, else 0 (``LUCKY`` of the
+        unit's source: the thresholds the docs state)."""
+        if not step.rolled:
+            return 0
+        own = [s for s in (self.source, *self.extras.values()) if s.UNIT == step.unit_key]
+        limit = (own[0] if own else source_for_unit(step.unit_key)).LUCKY
+        return 1 if step.luck >= limit else -1 if step.luck <= -limit else 0
 
     @property
     def unit(self) -> str:
@@ -132,6 +194,17 @@ class Review:
             self._tables[lang] = render.build(self)
         return self._tables[lang]
 
+    def steps_table(self) -> pd.DataFrame:
+        """Every valued action (a roll or a decision) with its value before and after, its
+        luck and its change (``render.steps_table``: the chart and the per-roll view)."""
+        return render.steps_table(self)
+
+    def luck_by_turn(self) -> pd.DataFrame:
+        """Luck and decisions' changes summed per turn and seat (and unit)."""
+        df = self.steps_table()
+        cols = ["turn", "seat", "player", "unit"]
+        return df.groupby(cols, sort=True)[["luck", "change"]].sum().reset_index()
+
     def rows(self) -> list[dict[str, Any]]:
         """One flat row per decision (the CSV's)."""
         return render.rows(self)
@@ -163,8 +236,18 @@ class Review:
         lost = ", ".join(f"{s.player} {self.source.fmt(s.lost)}" for s in self.seats.values())
         return f"<Review {self.variant}: {len(self.entries)} decisions; lost {lost}>"
 
+    def plot(self, unit: str | None = None):
+        """A bokeh figure: the value through the whole game for every seat (in ``unit``, an
+        English unit key; default the most used), very lucky and unlucky rolls and costly
+        decisions marked (``coach.plot``); None when no roll was valued."""
+        from . import plot
+
+        return plot.figure(self, unit)
+
     def _repr_html_(self) -> str:
-        return render.to_html(self)
+        from . import plot
+
+        return render.to_html(self) + plot.html(self)
 
 
 class _AnyStrategy(dict):
@@ -189,15 +272,20 @@ def as_game(game: Game | dict | str) -> Game:
                        kind=type(game).__name__))
 
 
-def review(game: Game | dict | str, seat: str | None = None) -> Review:
-    """Replay ``game`` (through its own ``apply``) and judge every decision of every seat."""
+def review(game: Game | dict | str, seat: str | None = None, luck: bool = True) -> Review:
+    """Replay ``game`` (through its own ``apply``) and judge every decision of every seat;
+    with ``luck`` (the default) also value every roll (``Review.steps``, ``coach.luck``)."""
     game = as_game(game)
     sources = sources_for(game)
     notes = [why for s in sources if (why := s.supports(game))]
     fresh = type(game)(game.seats, game.settings, game.seed)
     entries = []
+    tracker = Tracker(luck_model_for(game) if luck else None)
+    turn_of = variant_of(game).turn
     for i, action in enumerate(game.actions):
         d = decision(fresh, sources)
+        if luck and not fresh.is_over:
+            tracker.step(fresh, d, i, turn_of(fresh), action)
         if d is None and not fresh.is_over and (note := sources[0].skip(fresh)) \
                 and note not in notes and not any(s.takes_over(fresh) for s in sources[1:]):
             notes.append(note)
@@ -208,5 +296,7 @@ def review(game: Game | dict | str, seat: str | None = None) -> Review:
             elif (note := d.source.unjudged(key)) not in notes:
                 notes.append(note)
         fresh.apply(action)
-    out = Review(game, entries, sources[0], notes, {s.name: s for s in sources[1:]})
+        tracker.done(fresh)
+    out = Review(game, entries, sources[0], notes, {s.name: s for s in sources[1:]},
+                 tracker.finish(fresh) if luck else [])
     return out if seat is None else out.for_seat(seat)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..actions import Stand
 from ..errors import RuleError
 from ..i18n import Joined, L_, Msg, N_, _, p_
+from .luck import TURN, LuckModel, Valued, valued_options
 from .values import (ChanceSource, GameWinSource, Option, Variant, pct, register,
                      rolling_on, stopping)
 
@@ -15,6 +16,7 @@ class Under40Source(ChanceSource):
 
     name = "round_win"
     UNIT = N_("chance to win the round")
+    LUCKY = 0.5  # a round swings on one roll: a bust, or 40 exactly
     LOSS = N_("{amount} points of round-win chance")
 
     def options(self, game) -> list[Option]:
@@ -84,6 +86,37 @@ class Under40WinSource(GameWinSource):
         return opts
 
 
+class Under40Luck(LuckModel):
+    """Luck in the chance to win the round: one ``turn`` segment per run of a player's rolls
+    (from its first roll to its stop, bust or 40), ending at the chance it left itself (a
+    stop: the chance of stopping there; a bust 0; 40, or the last one left, 1)."""
+
+    def __init__(self):
+        self.src = Under40Source()
+        self._rolls: dict = {}  # (score, others) of a forced roll -> its value
+
+    def value(self, game, d) -> Valued | None:
+        from ..odds.under40 import readout
+
+        st = game.state
+        v = valued_options(d, self.src, game, TURN, st.phase == "decide")
+        if v is not None:
+            return v
+        key = (st.round_scores[st.current], game.round_others())
+        if key not in self._rolls:
+            self._rolls[key] = float(readout(*key).roll_win)
+        return Valued(Under40Source.UNIT, TURN, self._rolls[key])
+
+    def ended(self, before, action, game, seat, v, chosen) -> float | None:
+        st = game.state
+        if game.is_over or st.round != before.round:
+            return 1.0 if st.round_winner == seat else 0.0
+        if st.current == seat and st.phase == "decide":
+            return None  # still rolling
+        return chosen if isinstance(action, Stand) else 0.0  # stopped; or busted
+
+
 register(Variant("under40", (Under40Source, Under40WinSource),
                  lambda: p_("variant in a sentence", "under40"),
-                 turn=lambda game: game.state.round))  # Under40 is played in rounds
+                 turn=lambda game: game.state.round,  # Under40 is played in rounds
+                 luck=Under40Luck))

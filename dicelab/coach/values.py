@@ -40,6 +40,9 @@ class ValueSource:
     TOLERANCE_WORDS = N_("0.01 points")
     LOSS = N_("{amount} points")  # a loss in this source's unit
     DISAGREE = 0.0  # a later source: where its best differs from the first's (``disagree``)
+    # a roll whose luck is at least this either way is very lucky / very unlucky (about the
+    # luckiest 5% of rolls in seeded games; the docs' explanation page lists them)
+    LUCKY = 100.0
 
     @property
     def unit(self) -> str:
@@ -114,6 +117,7 @@ class ChanceSource(ValueSource):
 
     tolerance = 1e-4
     TOLERANCE_WORDS = N_("0.01 percentage points")
+    LUCKY = 0.15  # 15 percentage points (about the luckiest 5% of a game's rolls)
     LOSS = N_("{amount} percentage points")
 
     def fmt(self, value: float) -> str:
@@ -202,6 +206,7 @@ class Variant:
     sources: tuple[Callable[[], ValueSource], ...]
     words: Callable[[], str]
     turn: Callable[[Game], int] = _next_turn
+    luck: Callable[[], Any] | None = None  # its ``luck.LuckModel`` (None: no luck)
 
 
 VARIANTS: dict[str, Variant] = {}
@@ -239,6 +244,12 @@ def source_for_unit(unit_key: str) -> ValueSource:
 def source_named(name: str) -> ValueSource:
     """The source whose column is ``name`` ("win": the chance to win the game)."""
     return next(s for s in _BY_UNIT.values() if s.name == name)
+
+
+def luck_model_for(game: Game):
+    """A new luck model for ``game``'s variant (None where the coach has none)."""
+    make = variant_of(game).luck
+    return None if make is None else make()
 
 
 def variant_words(variant: str) -> str:

@@ -6,6 +6,7 @@ import json
 
 from ..actions import Reroll, Score
 from ..i18n import L_, Ln_, Msg, N_, _, p_
+from .luck import SEAT, LuckModel, Valued, valued_options
 from .values import (GameWinSource, Option, ValueSource, Variant, cap, dice_list, keeping,
                      register, scoring)
 
@@ -15,6 +16,7 @@ class YahtzeeSource(ValueSource):
 
     name = "final_score"
     UNIT = N_("expected final score")
+    LUCKY = 15.0
 
     def __init__(self):
         self._tables: dict = {}
@@ -118,5 +120,39 @@ class YahtzeeRaceSource(GameWinSource):
         return opts
 
 
+class YahtzeeLuck(LuckModel):
+    """Luck in expected final score: one ``seat`` segment per seat for the whole game (its
+    start the solved game's expected score, its end the seat's final score)."""
+
+    def __init__(self):
+        self.src = YahtzeeSource()
+
+    def start(self, game, seat: int) -> float:
+        """``seat``'s expected final score at the start of its turn."""
+        card = game.card(seat)
+        open_boxes = [b for b, v in card.items() if v is None]
+        table = self.src.table(game)
+        left = table.value((open_boxes, game.upper_total(seat), card["yahtzee"])) \
+            if open_boxes else 0.0
+        return game.total(seat) + left
+
+    def value(self, game, d) -> Valued | None:
+        unit = YahtzeeSource.UNIT
+        if not game.state.rolls:
+            return Valued(unit, SEAT, self.start(game, game.current_player))
+        return valued_options(d, self.src, game, SEAT)
+
+    def over(self, game, seat, v) -> float:
+        return float(game.total(seat))
+
+    def final(self, game, seat, v) -> float | None:
+        if game.is_over:
+            return self.over(game, seat, v)
+        if game.current_player == seat and game.state.rolls:
+            now = self.value(game, None)
+            return None if now is None else now.value
+        return self.start(game, seat)
+
+
 register(Variant("yahtzee", (YahtzeeSource, YahtzeeRaceSource),
-                 lambda: p_("variant in a sentence", "yahtzee")))
+                 lambda: p_("variant in a sentence", "yahtzee"), luck=YahtzeeLuck))

@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..games import Seat, new_game
+from ..i18n import tr
 from ..players import make_player
+from .results import mean_ci
 
 SAMPLE = 20  # games reviewed: the coach replays each decision, so a sample, not every game
 
@@ -29,7 +31,11 @@ def coach_losses(variant: str, players: list[str], games: int = SAMPLE, seed: in
     extra_units: dict[str, str] = {}
     partial: set[str] = set()  # later sources that left regular decisions out (no table yet)
     unit, tolerance, notes = "", 0.0, []
-    for child in np.random.SeedSequence(seed).spawn(games):
+    luck: dict[str, np.ndarray] = {}   # unit -> [game, seat]: each seat's luck in the game
+    skill: dict[str, np.ndarray] = {}  # unit -> [game, seat]: its decisions' changes
+    rolls: dict[str, np.ndarray] = {}
+    luck_units: dict[str, str] = {}
+    for g, child in enumerate(np.random.SeedSequence(seed).spawn(games)):
         s = int(child.generate_state(1)[0])
         game = new_game(variant, [Seat(f"{p} #{i + 1}", make_player(variant, p), strategy=p)
                                   for i, p in enumerate(players)], seed=s, **(settings or {}))
@@ -42,6 +48,11 @@ def coach_losses(variant: str, players: list[str], games: int = SAMPLE, seed: in
             if any(k not in e.extra for e in r):
                 partial.add(k)
         for i, summary in enumerate(r.seats.values()):
+            for u, x in summary.luck.items():
+                luck_units[u] = tr(u)
+                luck.setdefault(u, np.zeros((games, seats)))[g, i] = x
+                skill.setdefault(u, np.zeros((games, seats)))[g, i] = summary.skill.get(u, 0.0)
+                rolls.setdefault(u, np.zeros(seats, dtype=np.int64))[i] += summary.rolls.get(u, 0)
             decisions[i] += summary.decisions
             mistakes[i] += summary.mistakes
             valued[i] += summary.valued
@@ -56,6 +67,14 @@ def coach_losses(variant: str, players: list[str], games: int = SAMPLE, seed: in
             for i, p in enumerate(players)]
     out = {"games": games, "unit": unit, "tolerance": tolerance, "notes": notes,
            "players": rows}
+    # each seat's luck per game in every unit (mean, its 95% interval: about 0, as the luck
+    # of a roll averages 0 over its outcomes) beside its decisions' changes per game
+    for i, row in enumerate(rows):
+        row["luck"] = [{"unit": luck_units[u], "rolls": int(rolls[u][i]),
+                        "mean_luck_per_game": mean_ci(luck[u][:, i])[0],
+                        "mean_luck_per_game_ci": list(mean_ci(luck[u][:, i])[1:]),
+                        "mean_decisions_per_game": float(skill[u][:, i].mean())}
+                       for u in luck]
     for k in extra_lost:
         if k in partial:
             continue  # a mean over some decisions only would mislead: the notes say why
