@@ -304,8 +304,6 @@ PRIVATE_ATTRIBUTES = {
     ("dicelab.ui.gate", "receiver._current_consumer"),
     # a session built from its websocket gets the local stylesheet address Panel's page gives
     ("dicelab.ui.gate", "doc._template_variables"),
-    # the notebook marks panel-material-ui's class once its bundle is sent once per notebook
-    ("dicelab.ui.notebook", "MaterialComponent._dicelab_stub"),
     # view.py's ``follows`` marks a method with an attribute of its own and reads it back
     ("dicelab.ui.view", "method._follows"), ("dicelab.ui.view", "fn._follows"),
 }
