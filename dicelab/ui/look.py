@@ -85,7 +85,8 @@ input[type=checkbox]:focus-visible { outline: 3px solid var(--dl-focus, #ff8f00)
 .noUi-handle:focus-visible { outline: 3px solid var(--dl-focus, #ff8f00); }
 .bk-slider-title { color: var(--dl-text, inherit); }
 @media (max-width: 599.95px) {
-  :host(.dl-head) .bk-btn { font-size: .72rem; padding: 3px 6px; min-height: 30px; }
+  :host(.dl-head) .bk-btn { font-size: .7rem; padding: 3px 5px; min-height: 30px;
+    letter-spacing: 0; }
 }
 """
 

@@ -16,14 +16,14 @@ PAGE_CSS = PALETTE + """
 
 TITLE_CSS = """
 .title { font: 500 1.25rem system-ui, sans-serif; white-space: nowrap; color: #fff; }
-@media (max-width: 599.95px) { .title { display: none; } }
+@media (max-width: 599.95px) { :host { display: none !important; } }
 """
 
 HEADER_CSS = """
 :host { position: sticky; top: 0; z-index: 900; background: var(--dl-header, #1565c0);
   color: #fff; box-shadow: 0 2px 4px rgba(0,0,0,.25); padding: 8px 12px; gap: 6px;
   box-sizing: border-box; align-items: center; min-height: 52px; flex-wrap: nowrap; }
-@media (max-width: 599.95px) { :host { padding: 6px 8px; gap: 4px; min-height: 44px; } }
+@media (max-width: 599.95px) { :host { padding: 6px 4px; gap: 3px; min-height: 44px; } }
 """
 
 # a phone's header keeps one row: its language menu is the settings drawer's
@@ -113,8 +113,7 @@ class Page(pn.viewable.Viewer):
                                  margin=0, css_classes=["dl-head"])
         self.header = pn.Row(
             pn.pane.HTML(f"<span class='title'>{pn.util.escape(title)}</span>", margin=0,
-                         stylesheets=[TITLE_CSS]),
-            pn.Spacer(sizing_mode="stretch_width", height=1, margin=0),
+                         stylesheets=[TITLE_CSS], styles={"margin-right": "auto"}),
             *buttons, self._theme_btn, css_classes=["header"], stylesheets=[HEADER_CSS],
             sizing_mode="stretch_width", margin=0)
         self.main = pn.Column(*main, css_classes=["main-content"], sizing_mode="stretch_width",
