@@ -6,7 +6,7 @@ Opening a page is one callback on the server's event loop: the page is built, tu
 Bokeh models (``get_root``) and serialized for the browser, and every other page of the server
 waits meanwhile. A class opening its room links at once queues one such callback per student.
 Timed here (``time.thread_time``, least of ``--repeat``: a busy machine only adds):
-- the reference: a bare panel-material-ui page with one button and one line of text;
+- the reference: a bare Panel page with one button and one line of text;
 - the app's start page (``/dicelab_app``);
 - the app opened on a room's link (``?room=…``): the page before the room arrives;
 - a started room's screen (seats, table), which the page adds once the browser has sent its
@@ -54,7 +54,6 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     import panel as pn
-    import panel_material_ui as pmui
 
     from dicelab.rooms import MemoryStore, RoomService
     from dicelab.rooms import backend as rooms_backend
@@ -74,8 +73,8 @@ def main(argv=None) -> int:
     service.start(room.name, token)
 
     def bare():
-        return pmui.Page(title="bare", main=[pmui.Button(label="Bare", variant="contained"),
-                                             pn.pane.HTML("<p>not clicked</p>")])
+        return pn.Column(pn.widgets.Button(label="Bare", button_type="primary"),
+                         pn.pane.HTML("<p>not clicked</p>"))
 
     def app(room_link=None):
         arg = app_mod._arg

@@ -126,9 +126,8 @@ def _install_data_model_defs() -> None:
             return
         import copy
 
-        import panel.models.esm  # noqa: F401  (Panel's and pmui's Bokeh models)
+        import panel.models.esm  # noqa: F401  (Panel's Bokeh models)
         import panel.models.tabulator  # noqa: F401  (the coach's review table, preloaded)
-        import panel_material_ui  # noqa: F401
         from bokeh.core import properties as bp
         from bokeh.core.serialization import Deserializer
         from bokeh.document import Document

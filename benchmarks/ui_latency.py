@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/ui_latency.py [--rolls 60] [--port P]
 
-Serves ``apps/dicelab_app.py`` and this file (as the bare page: a panel-material-ui button that
+Serves ``apps/dicelab_app.py`` and this file (as the bare page: a Panel button that
 rewrites one line of HTML) from one ``panel serve``, opens both in headless Chromium and, taking
 turns, clicks Roll / the bare button. Each latency is measured inside the page: from the click
 to the first DOM change of the dice tray (or of the line of text), by a MutationObserver. Prints
@@ -25,7 +25,6 @@ ROOT = Path(__file__).resolve().parents[1]
 # --- the bare page (this file served by `panel serve`) ---------------------------------------
 if __name__.startswith("bokeh_app"):
     import panel as pn
-    import panel_material_ui as pmui
 
     pn.extension()
     line = pn.pane.HTML("<p class='line'>not clicked</p>")
@@ -35,8 +34,8 @@ if __name__.startswith("bokeh_app"):
         count["n"] += 1
         line.object = f"<p class='line'>clicked {count['n']}</p>"
 
-    pmui.Page(title="bare", main=[pmui.Button(label="Bare", variant="contained",
-                                              on_click=clicked), line]).servable()
+    pn.Column(pn.widgets.Button(label="Bare", button_type="primary", on_click=clicked),
+              line).servable()
 
 # --- the measurement -------------------------------------------------------------------------
 MEASURE = """

@@ -315,8 +315,6 @@ PRIVATE_ATTRIBUTES = {
     ("dicelab.ui.gate", "receiver._current_consumer"),
     # a session built from its websocket gets the local stylesheet address Panel's page gives
     ("dicelab.ui.gate", "doc._template_variables"),
-    # the notebook marks panel-material-ui's class once its bundle is sent once per notebook
-    ("dicelab.ui.notebook", "MaterialComponent._dicelab_stub"),
     # the list of other libraries' internals looks each one up (tests/test_thirdparty.py)
     ("dicelab._thirdparty", "param.Parameterized()._param__private"),
     ("dicelab._thirdparty", "pn.state._param__private"),

@@ -4,7 +4,6 @@ function, never a shared object). Each screen is a module of its own."""
 from __future__ import annotations
 
 import panel as pn
-import panel_material_ui as pmui
 from bokeh.settings import settings as bokeh_settings
 
 from .. import config
@@ -20,13 +19,15 @@ from .keys import KeyBridge
 from .language import (LanguageKeeper, built_in_words, first_language, header_language,
                        language_menu, set_page_language, url_language)
 from .lobby import Lobby
+from .look import Toggle, button, use_design
 from .notebook import NotebookShow
+from .page import Page
 from .play import Play, Prefs
 from .records import RecordStore
 from .room import RoomScreen
 from .score_card import CardView
 from .seat_keeper import SeatKeeper
-from .session import calm_gc, keep_flushing, one_message, unlink_busy
+from .session import calm_gc, keep_flushing, one_message
 from .settings_drawer import SettingsDrawer
 from .start import SeatSpec, StartScreen
 from .switch_player import SwitchPlayer
@@ -41,34 +42,9 @@ __all__ = ["DicelabApp", "KeyBridge", "SeatSpec", "SettingsDrawer", "StartScreen
            "default_strategy", "preload", "serve"]
 
 
-# The template's loader covers the page until Bokeh reports it ready: changes made before that
-# can be lost, so it stays (closed drawers and dialogs, which never report, are made lazily).
-PAGE_CSS = "html, body { overflow-x: hidden; }"
-
-# Colours that follow the page's theme switch (not only the browser's preference): custom
-# properties inherit into every component's shadow root; components fall back to the media query.
-# A phone (below MUI's "sm", 600 px): the header keeps one row of the toolbar's height (the
-# page reserves exactly that much above the table), so the title goes and the buttons shrink.
-PAGE_THEME_CSS = """
-.mui-light { --dl-red: #b71c1c; --dl-green: #2e7d32; --dl-link: #1565c0; }
-.mui-dark { --dl-red: #ff8a80; --dl-green: #81c784; --dl-link: #90caf9; }
-@media (max-width: 599.95px) {
-  .header .title { display: none; }
-  .header .MuiToolbar-root { padding-left: 8px; padding-right: 4px; }
-}
-"""
-
-
-# a phone's header keeps one row: its language menu is the settings drawer's
-HEADER_CSS = "@media (max-width: 599.95px) { .dl-lang, .dl-teach { display: none !important; } }"
-
-
-def _header_button(label: str, on_click) -> pmui.Button:
-    return pmui.Button(label=label, variant="outlined", color="light", size="small",
-                       on_click=on_click, margin=0,
-                       sx={"minWidth": 0, "whiteSpace": "nowrap",
-                           "fontSize": {"xs": "0.72rem", "sm": "0.8125rem"},
-                           "px": {"xs": "6px", "sm": "10px"}})
+def _header_button(label: str, on_click) -> pn.widgets.Button:
+    return button(label, "outlined", on_click, light=True, size="small", margin=0,
+                  css_classes=["dl-head"])
 
 
 def preload():
@@ -77,17 +53,17 @@ def preload():
     process, and a client that first meets the type in an update cannot decode it. Not a
     Tabulator: a hidden one retries its resize in a loop (Panel 1.9.4), a whole core per open
     tab; its model is in Panel's bundle and its script comes with the extension."""
-    return pn.Column(TrayView(), CardView(), JoinLink(), VariantCards(), StepKeys(), pmui.Switch(),
-                     pmui.FloatSlider(), pmui.IntSlider(), pmui.Typography(""), pmui.Select(),
+    return pn.Column(TrayView(), CardView(), JoinLink(), VariantCards(), StepKeys(), Toggle(),
                      pn.widgets.FileDownload(), visible=False)
 
 
 class DicelabApp(BoardScreens, ClassScreens, NotebookShow, pn.viewable.Viewer):
-    """Start screen <-> table in a pmui Page with a settings drawer."""
+    """Start screen <-> table in a page with a settings drawer."""
 
     def __init__(self, records_path=None, prefs: Prefs | None = None, lang: str | None = None,
                  **params):
         super().__init__(**params)
+        use_design()  # (a served session's config starts without it)
         # the language first (``lang``: the caller's, e.g. dicelab.app(lang="ru"); ?lang= wins)
         self._lang_fixed = url_language() or (set_page_language(lang) if lang else None)
         self.lang = set_page_language(first_language(self._lang_fixed, None,
@@ -118,6 +94,7 @@ class DicelabApp(BoardScreens, ClassScreens, NotebookShow, pn.viewable.Viewer):
         self._settings_btn = _header_button("", lambda e: self.toggle_settings())
         self._net_btn = _header_button(_("Network games"), lambda e: self.show_lobby())
         self._board_btn = _header_button(_("Analyse"), lambda e: self.show_board())
+        self._board_btn.css_classes = [*self._board_btn.css_classes, "dl-board"]
         self._teach_btn = self.teach_button(_header_button)
         self._lang_keeper = LanguageKeeper(lang=self.lang, words=built_in_words())
         self._lang_keeper.param.watch(self._browser_reported, "read")
@@ -136,19 +113,11 @@ class DicelabApp(BoardScreens, ClassScreens, NotebookShow, pn.viewable.Viewer):
         if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
             pn.state.on_session_destroyed(self._session_gone)
             keep_flushing()  # a page must never stay a message behind (see session.py)
-        self.page = pmui.Page(
-            title="dicelab", header=[pn.Row(self._new, self._net_btn, self._teach_btn,
-                                          self._board_btn, self._rules_btn,
-                                          self._settings_btn, self._lang_menu, margin=0,
-                                          styles={"margin-left": "auto", "gap": "6px",
-                                                  "align-items": "center"},
-                                          stylesheets=[HEADER_CSS])],
-            main=[self._main, self.keys, self.keeper, self._lang_keeper,
-                  self._rules_slot, self._preload],
-            contextbar=[], contextbar_width=340, sidebar=[],
-            theme_toggle=True, raw_css=[PAGE_CSS], stylesheets=[PAGE_THEME_CSS])
-        self.page.param.watch(self._dark_theme, "dark_theme")
-        unlink_busy(self.page)
+        self.page = Page("dicelab", [self._new, self._net_btn, self._teach_btn, self._board_btn,
+                                     self._rules_btn, self._settings_btn, self._lang_menu],
+                         [self._main, self.keys, self.keeper, self._lang_keeper,
+                          self._rules_slot, self._preload])
+        self.page.param.watch(self._dark_theme, "dark")
         self.board_from_url()  # ?game=: the page opens on the analysis board
 
     @property
@@ -208,6 +177,7 @@ class DicelabApp(BoardScreens, ClassScreens, NotebookShow, pn.viewable.Viewer):
                 if menu.value != self.lang:
                     menu.value = self.lang
             self._label_header()
+            self.page.relabel()
             if self._start_screen is not None:  # (one made later is made in the new words)
                 self._start_screen.relabel()
             self.drawer.relabel()
@@ -239,8 +209,7 @@ class DicelabApp(BoardScreens, ClassScreens, NotebookShow, pn.viewable.Viewer):
 
     def _on_dark(self, dark: bool):
         def apply():
-            if self.page.dark_theme != dark:
-                self.page.dark_theme = dark
+            self.page.dark = dark
         # changes made before the browser reports the page ready can be lost
         if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
             pn.state.onload(apply)
@@ -253,9 +222,9 @@ class DicelabApp(BoardScreens, ClassScreens, NotebookShow, pn.viewable.Viewer):
         return _("dicelab app")
 
     def toggle_settings(self):
-        if not self.page.contextbar:  # filled on first use: a closed drawer never reports idle
-            self.page.contextbar = [self.drawer]
-        self.page.contextbar_open = not self.page.contextbar_open
+        if len(self.page.drawer.objects) < 2:  # filled on first use: half a page's cost
+            self.page.fill_drawer(self.drawer)
+        self.page.drawer_open = not self.page.drawer_open
 
     def _start_when_loaded(self, game):
         self._when_loaded(lambda: self.start_game(game))
@@ -353,15 +322,20 @@ class DicelabApp(BoardScreens, ClassScreens, NotebookShow, pn.viewable.Viewer):
         return self.play
 
     def on_key(self, key: str, seen=None):
+        if key == "Escape":
+            self.page.drawer_open = False
+            if self._start_screen is not None:
+                self._start_screen.close_rules()
+            return
         play = self.active_play if not self.board_shown else None
         if play is not None:
             play.key(key, seen)
 
     def __panel__(self):
-        return self.page
+        return self.page.root
 
 
-def create_app(records_path=None, lang: str | None = None) -> pmui.Page:
+def create_app(records_path=None, lang: str | None = None) -> pn.Column:
     """A fresh app (call once per session); ``lang``: its language (else the page's). A
     served session over the limits of ``gate.admit`` gets a page saying why instead."""
     from . import gate

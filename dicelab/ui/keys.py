@@ -17,7 +17,7 @@ from .session import Unbusy
 
 
 class KeyBridge(Unbusy, JSComponent):
-    """Sends ".", "0", "1".."5", Enter to Python (never while typing in a field) and the
+    """Sends ".", "0", "1".."5", Enter to Python (never while typing in a field), Escape, and the
     browser's light/dark preference."""
 
     _esm = """
@@ -26,7 +26,12 @@ export function render({ model, el }) {
     '[role="textbox"], [role="combobox"], [role="listbox"], [role="slider"], [role="spinbutton"]';
   const keys = new Set([".", ",", "0", "1", "2", "3", "4", "5", "Enter"]);
   const onKey = (e) => {
-    if (e.ctrlKey || e.metaKey || e.altKey || e.repeat || !keys.has(e.key)) return;
+    if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+    if (e.key === "Escape") {  // closes the drawer or the dialog, from anywhere
+      model.send_msg({key: "Escape", seen: ""});
+      return;
+    }
+    if (!keys.has(e.key)) return;
     const t = e.composedPath()[0];
     if (t && t.closest && t.closest(typing)) return;
     if (e.key === "Enter" && t && t.closest && t.closest("button, a, [role=button]")) return;

@@ -10,7 +10,6 @@ from __future__ import annotations
 import weakref
 
 import panel as pn
-import panel_material_ui as pmui
 import param
 from panel.custom import JSComponent
 
@@ -162,23 +161,16 @@ def built_in_words() -> dict[str, str]:
     return out
 
 
-def language_menu(value: str, on_change, header: bool = True, **params) -> pmui.Select:
+def language_menu(value: str, on_change, header: bool = True, **params) -> pn.widgets.Select:
     """A language menu (the header's, or the settings drawer's): each language in its own
     name."""
+    from .look import WIDGET_CSS
+    from .page import HEAD_MENU_CSS
+
     options = {name: code for code, name in LANGUAGES.items()}
-    if not header:
-        menu = pmui.Select(label=_("Language"), options=options, value=value, width=200,
-                           **params)
-        menu.param.watch(lambda e: on_change(e.new), "value")
-        return menu
-    menu = pmui.Select(label=_("Language"), options=options,
-                       value=value, size="small", variant="outlined", width=130, margin=0,
-                       color="light", **params,
-                       # i18n: not shown (styles)
-                       sx={"& .MuiInputBase-root": {"color": "inherit"},
-                           "& .MuiOutlinedInput-notchedOutline": {"borderColor": "currentColor"},
-                           "& .MuiSvgIcon-root": {"color": "inherit"}},
-                       stylesheets=[".MuiInputLabel-root, .MuiInputLabel-root.Mui-focused "
-                                    "{ color: rgba(255,255,255,.9) !important; }"])
+    css = [WIDGET_CSS, HEAD_MENU_CSS] if header else [WIDGET_CSS]
+    menu = pn.widgets.Select(label=_("Language"), options=options, value=value,
+                             width=130 if header else 200, stylesheets=css,
+                             **({"margin": 0} if header else {}), **params)
     menu.param.watch(lambda e: on_change(e.new), "value")
     return menu

@@ -5,7 +5,6 @@ watched and returned to. A room's own screen is ``ui.room``; its game at this br
 from __future__ import annotations
 
 import panel as pn
-import panel_material_ui as pmui
 import param
 
 from ..errors import RuleError
@@ -14,6 +13,7 @@ from ..rooms import Room
 from ..rooms.backend import default_backend as backend  # this process's service and pacer
 from ..settings import SETTINGS
 from .join_link import JoinLink
+from .look import ACCORDION_CSS, button, card, from_param
 from .names import seat_name
 from .play import Prefs
 from .room import RoomScreen
@@ -202,8 +202,7 @@ class Lobby(pn.viewable.Viewer):
         def more(event):
             self._limit += self.PAGE
             self.refresh()
-        return pmui.Button(label=_("Show more ({n} not shown)", n=hidden), variant="text",
-                           size="small", on_click=more)
+        return button(_("Show more ({n} not shown)", n=hidden), "text", more, size="small")
 
     def _row(self, room: Room, seat: int | None) -> dict:
         seats = ", ".join(esc(_("{name} (computer)", name=s.name) if s.is_computer
@@ -237,19 +236,17 @@ class Lobby(pn.viewable.Viewer):
         {"join": self.join, "watch": self.watch, "back": self.back}[act](name)
 
     def __panel__(self):
-        name = pmui.TextInput.from_param(self.param.player, width=220, max_length=40,
-                                         label=tr(self.param.player.label),
-                                         placeholder=_("as others will see it"))
-        game = pmui.TextInput.from_param(self.param.game_name, width=260, max_length=40,
-                                         label=tr(self.param.game_name.label),
-                                         placeholder=_("letters, digits, spaces, - and _"))
-        variant = pmui.Select.from_param(self.param.variant, label=_("Game"),
-                                         options={variant_title(v): v for v in VARIANTS},
-                                         width=200)
-        create = pmui.Button(label=_("Create game"), variant="contained", color="primary",
-                             on_click=lambda e: self.create())
-        rules = pmui.Accordion((_("Rules settings for the new game"), self._settings_box),
-                               active=[], sizing_mode="stretch_width")
+        name = from_param(pn.widgets.TextInput, self.param.player, width=220, max_length=40,
+                          label=tr(self.param.player.label),
+                          placeholder=_("as others will see it"))
+        game = from_param(pn.widgets.TextInput, self.param.game_name, width=260, max_length=40,
+                          label=tr(self.param.game_name.label),
+                          placeholder=_("letters, digits, spaces, - and _"))
+        variant = from_param(pn.widgets.Select, self.param.variant, label=_("Game"),
+                             options={variant_title(v): v for v in VARIANTS}, width=200)
+        create = button(_("Create game"), "contained", lambda e: self.create())
+        rules = pn.Accordion((_("Rules settings for the new game"), self._settings_box),
+                             active=[], sizing_mode="stretch_width", stylesheets=[ACCORDION_CSS])
         intro = _("Play one game from several computers: create a game and share its name, or "
                   "join one below. The creator's rules apply to everyone; nobody can join once "
                   "it has started; anyone may watch.")
@@ -258,12 +255,10 @@ class Lobby(pn.viewable.Viewer):
                          f"<p style='margin:0 0 8px'>{intro}</p>",
                          sizing_mode="stretch_width"),
             name,
-            pmui.Paper(pn.pane.HTML("<h3 style='margin:0 0 4px'>" + _("Create a game")
-                                    + "</h3>"),
-                       pmui.FlexBox(game, variant, create, align_items="center", gap="8px",
-                                    flex_wrap="wrap"),
-                       rules, sizing_mode="stretch_width",
-                       sx={"padding": "10px 12px"}),  # i18n: not shown
+            card(pn.pane.HTML("<h3 style='margin:0 0 4px'>" + _("Create a game") + "</h3>"),
+                 pn.FlexBox(game, variant, create, align_items="center", gap="8px",
+                            flex_wrap="wrap"),
+                 rules, sizing_mode="stretch_width"),
             self._msg, self._list, sizing_mode="stretch_width")
 
 

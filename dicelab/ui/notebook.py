@@ -51,29 +51,13 @@ def notebook(cdn: bool | None = None) -> None:
     # table stays blank in a notebook (and Panel warns when the app is made)
     with (_packed_loads() if inline else contextlib.nullcontext()):
         pn.extension(*EXTENSIONS, inline=inline)
-    if inline:
-        _ship_material_bundle()
 
 
 def loaded() -> bool:
-    return bool(pn.extension._loaded) and (_shipped[0] or pn.config.inline is False)
+    return bool(pn.extension._loaded)
 
 
-# ----- one copy of panel-material-ui's bundle per notebook, packed ---------------------------
-# Inline, Panel puts panel-material-ui's whole bundle (1.4 MB) into every one of its components'
-# models: 27 copies in the app's output (40 MB). The bundle goes once, gzipped, with the front
-# end; each component's model carries a few lines that load it from there. The browser caches
-# the module by the bundle's name (Panel's MODULE_CACHE), so only one of them ever runs.
-# Bokeh's and Panel's own scripts (3.5 MB, twice: one copy per MIME type) go gzipped too.
-_shipped = [False]
-_FETCH = ("(function(){const w=window;if(!w.__dicelabMui)w.__dicelabMui=new Promise("
-          "r=>{w.__dicelabMuiSet=r;});})();")
-MUI_STUB = ("const w = window;\n"
-            "if (!w.__dicelabMui) w.__dicelabMui = new Promise(r => { w.__dicelabMuiSet = r; });\n"
-            "const url = URL.createObjectURL(new Blob([await w.__dicelabMui],"
-            " {type: 'text/javascript'}));\n"
-            "const mod = await window.importShim(url);\n"
-            "export default mod.default;\n")
+# ----- Bokeh's and Panel's own scripts (3.5 MB, twice: one copy per MIME type), gzipped ----
 _UNPACK = ("const unpack=(b)=>new Response(new Blob([Uint8Array.from(atob(b),c=>c.charCodeAt(0))])"
            ".stream().pipeThrough(new DecompressionStream('gzip'))).text();")
 
@@ -105,48 +89,6 @@ def _packed_loads():
         yield
     finally:
         disp.publish_display_data = publish
-
-
-def _material_bundle():
-    try:
-        from panel_material_ui.base import BUNDLE_PATH
-    except ImportError:
-        return None
-    return BUNDLE_PATH
-
-
-def _ship_material_bundle() -> None:
-    """panel-material-ui's bundle, once, for this notebook's components (a script in a cell
-    output: as trusted as Panel's own outputs)."""
-    path = _material_bundle()
-    if path is None:
-        return
-    from IPython.display import publish_display_data
-
-    _stub_material_models()
-    js = ("(function(){" + _FETCH + _UNPACK + "const w=window;unpack(" +
-          _pack(path.read_text(encoding="utf-8")) + ").then(s=>w.__dicelabMuiSet(s));})();")
-    publish_display_data({"text/html": f"<script>{js}</script>"})
-    _shipped[0] = True
-
-
-def _stub_material_models() -> None:
-    """panel-material-ui's models outside a server get MUI_STUB instead of the bundle's text."""
-    from panel_material_ui.base import MaterialComponent
-
-    if getattr(MaterialComponent, "_dicelab_stub", False):
-        return
-    render = MaterialComponent._render_esm.__func__
-    bundle = _material_bundle()
-
-    def _render_esm(cls, compiled=True, server=False):
-        if (_shipped[0] and not server and compiled is True and pn.config.inline
-                and not pn.config.autoreload and cls._bundle_path == bundle):
-            return MUI_STUB
-        return render(cls, compiled, server)
-
-    MaterialComponent._render_esm = classmethod(_render_esm)
-    MaterialComponent._dicelab_stub = True
 
 
 def note_html(text: str) -> str:

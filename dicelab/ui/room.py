@@ -7,7 +7,6 @@ document as next-tick callbacks.
 from __future__ import annotations
 
 import panel as pn
-import panel_material_ui as pmui
 import param
 
 from ..errors import RuleError
@@ -17,6 +16,7 @@ from ..rooms.backend import default_backend as backend  # this process's service
 from ..rooms.model import new_token, same_token
 from ..rooms.pacer import default_strategy
 from .join_link import JoinLink, join_base, join_words
+from .look import button, styled
 from .names import strategy_label
 from .play import Prefs
 from .room_play import RoomPlay
@@ -49,13 +49,13 @@ class RoomScreen(pn.viewable.Viewer):
         self.play: RoomPlay | None = None
         self._bar = pn.pane.HTML("", sizing_mode="stretch_width")
         self._msg = alert_pane()
-        self._buttons = pmui.FlexBox(gap="8px", flex_wrap="wrap")
+        self._buttons = pn.FlexBox(gap="8px", flex_wrap="wrap")
         self._body = pn.Column(sizing_mode="stretch_width")
-        self._rematch = pmui.Button(label=_("Play again (same seats)"), variant="contained",
-                                    color="primary", size="large", visible=False,
-                                    on_click=lambda e: self.rematch())
-        self._strategy = pmui.Select(label=_("Computer plays"), options=self._strategies(),
-                                     value=default_strategy(self.room.variant), width=200)
+        self._rematch = button(_("Play again (same seats)"), "contained",
+                               lambda e: self.rematch(), size="large", visible=False)
+        self._strategy = styled(pn.widgets.Select, label=_("Computer plays"),
+                                options=self._strategies(),
+                                value=default_strategy(self.room.variant), width=200)
         self._closed = False
         self._refresh = handoff(self.refresh)
         self._unsubscribe = self.service.subscribe(self.room_name, self._refresh)
@@ -189,9 +189,8 @@ class RoomScreen(pn.viewable.Viewer):
             room = "<b>" + esc(self.room_name) + "</b>"
             self._body.objects = [pn.pane.HTML("<p role='alert'>" + _(
                 "{room} was closed by its creator.", room=room) + "</p>")]
-            self._buttons.objects = [pmui.Button(label=_("Back to the lobby"),
-                                                 variant="contained",
-                                                 on_click=lambda e: self.exit())]
+            self._buttons.objects = [button(_("Back to the lobby"), "contained",
+                                            lambda e: self.exit())]
             self.keeper.drop(self.room_name.casefold())
             return
         if self.room.started:
@@ -217,10 +216,10 @@ class RoomScreen(pn.viewable.Viewer):
         if seat is not None:
             label = (_("Close this game") if self.is_creator and not room.started
                      else _("Leave game"))
-            buttons.append(pmui.Button(label=label, variant="outlined", color="error",
-                                       size="small", on_click=lambda e: self.leave()))
-        buttons.append(pmui.Button(label=_("Back to the lobby"), variant="outlined", size="small",
-                                   on_click=lambda e: self.exit()))
+            buttons.append(button(label, "outlined", lambda e: self.leave(), red=True,
+                                  size="small"))
+        buttons.append(button(_("Back to the lobby"), "outlined", lambda e: self.exit(),
+                              size="small"))
         self._buttons.objects = buttons
 
     def _draw_waiting(self):
@@ -253,18 +252,15 @@ class RoomScreen(pn.viewable.Viewer):
         items = [info, JoinLink(room=room.name, words=join_words(), base=join_base(),
                           sizing_mode="stretch_width")]
         if self.is_creator:
-            removes = [pmui.Button(label=_("Remove {name}", name=s.name), variant="text",
-                                   color="error",
-                                   size="small", on_click=lambda e, i=i: self.remove_seat(i))
+            removes = [button(_("Remove {name}", name=s.name), "text",
+                              lambda e, i=i: self.remove_seat(i), red=True, size="small")
                        for i, s in enumerate(room.seats) if s.is_computer]
             items += [
-                pmui.FlexBox(self._strategy,
-                             pmui.Button(label=_("Add computer"), variant="outlined",
-                                         on_click=lambda e: self.add_computer(),
-                                         disabled=room.is_full),
-                             *removes, align_items="center", gap="8px", flex_wrap="wrap"),
-                pmui.Button(label=_("Start game"), variant="contained", color="primary",
-                            size="large", on_click=lambda e: self.start()),
+                pn.FlexBox(self._strategy,
+                           button(_("Add computer"), "outlined", lambda e: self.add_computer(),
+                                  disabled=room.is_full),
+                           *removes, align_items="center", gap="8px", flex_wrap="wrap"),
+                button(_("Start game"), "contained", lambda e: self.start(), size="large"),
             ]
         else:
             items.append(pn.pane.HTML("<p>" + _("The creator starts the game when everyone is "
@@ -294,6 +290,6 @@ class RoomScreen(pn.viewable.Viewer):
         show_alert(self._msg, self.message)
 
     def __panel__(self):
-        return pn.Column(pmui.FlexBox(self._bar, self._buttons, align_items="center", gap="8px",
-                                      flex_wrap="wrap", sizing_mode="stretch_width"),
+        return pn.Column(pn.FlexBox(self._bar, self._buttons, align_items="center", gap="8px",
+                                    flex_wrap="wrap", sizing_mode="stretch_width"),
                          self._msg, self._rematch, self._body, sizing_mode="stretch_width")

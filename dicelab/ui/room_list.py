@@ -21,7 +21,7 @@ class RoomList(JSComponent):
     rows = param.List(default=[], doc="[{key, name, html, buttons: [{label, act, primary}]}]")
 
     _stylesheets = [LOBBY_CSS + """
-.room-card { background: var(--mui-palette-background-paper, #fff); border-radius: 4px;
+.room-card { background: var(--dl-paper, #fff); border-radius: 4px;
   background-image: linear-gradient(rgba(255,255,255,.05), rgba(255,255,255,.05));
   box-shadow: 0 1px 3px rgba(0,0,0,.2); padding: 8px 12px; margin: 0 0 8px 0; }
 .room-buttons { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 6px; }

@@ -5,10 +5,10 @@ from __future__ import annotations
 import weakref
 
 import panel as pn
-import panel_material_ui as pmui
 import param
 
 from ..i18n import N_, _, tr
+from .look import WIDGET_CSS, button, from_param, toggle_for
 from .names import seat_name, shown, strategy_label
 from .play import Play, Prefs
 from .records import KEYS, RESETS, TITLES, RecordStore
@@ -77,8 +77,8 @@ class SettingsDrawer(pn.viewable.Viewer):
             made = self._made.get(sw)
             if made is None:  # once per seat: a widget made from a param stays linked to it
                 made = self._made[sw] = (
-                    pmui.Select.from_param(sw.param.strategy, description="",
-                                           sizing_mode="stretch_width"),
+                    from_param(pn.widgets.Select, sw.param.strategy, description=None,
+                               sizing_mode="stretch_width"),
                     pn.panel(pn.bind(self._knobs, sw.param.strategy, sw=sw)))
             sel, knobs = made
             sel.param.update(label=_("{name}: strategy", name=seat_name(seat.name)),
@@ -94,12 +94,19 @@ class SettingsDrawer(pn.viewable.Viewer):
         if k is None:
             return pn.pane.HTML("<small>" + _("no settings for this strategy") + "</small>")
         names = [n for n in k.param if n != "name"]
-        # the knobs' labels and tips in the page's language (their own words are English)
-        widgets = {n: {"name": shown(k.param[n].label),
-                       **({"description": shown(k.param[n].doc)} if k.param[n].doc else {})}
+        # the knobs' labels and tips in the page's language (their own words are English);
+        # Panel's sliders take no tooltip: the tips are written under them
+        widgets = {n: {"name": shown(k.param[n].label), "stylesheets": [WIDGET_CSS]}
                    for n in names}
-        return pn.Param(k, parameters=names, widgets=widgets, show_name=False,
-                        sizing_mode="stretch_width")
+        tips = "".join(f"<li>{pn.util.escape(shown(k.param[n].label))}: "
+                       f"{pn.util.escape(shown(k.param[n].doc))}</li>"
+                       for n in names if k.param[n].doc)
+        return pn.Column(pn.Param(k, parameters=names, widgets=widgets, show_name=False,
+                                  sizing_mode="stretch_width"),
+                         *([pn.pane.HTML(f"<ul style='margin:0;padding-left:1.2em;opacity:.8;"
+                                         f"font-size:.85em'>{tips}</ul>",
+                                         sizing_mode="stretch_width")] if tips else []),
+                         sizing_mode="stretch_width")
 
     def _draw_records(self):
         v = self._variant
@@ -117,10 +124,9 @@ class SettingsDrawer(pn.viewable.Viewer):
             rows.append(pn.pane.HTML(f"<div data-testid='record-{key}'><b>{tr(TITLES[key])}</b>"
                                      f": {pn.util.escape(text)}</div>",
                                      sizing_mode="stretch_width", margin=(6, 5, 0, 5)))
-            rows.append(pmui.Button(label=tr(RESETS[key]), variant="outlined",
-                                    size="small", color="error",
-                                    on_click=lambda e, k=key: self.records.reset(self._variant,
-                                                                                 k)))
+            rows.append(button(tr(RESETS[key]), "outlined",
+                               lambda e, k=key: self.records.reset(self._variant, k),
+                               red=True, size="small"))
         rows.append(pn.pane.HTML("<small>" + _("Kept by this dicelab server for everyone who "
                                                "plays on it.") + "</small>",
                                  sizing_mode="stretch_width"))
@@ -133,17 +139,25 @@ class SettingsDrawer(pn.viewable.Viewer):
                  "pace": (tr(p.pace.label), "")}
         if not self._prefs:  # made once: a widget made from a param stays linked to it
             self._prefs = {
-                "sound": pmui.Switch.from_param(p.sound), "coach": pmui.Switch.from_param(p.coach),
-                "anim_ms": pmui.IntSlider.from_param(p.anim_ms, sizing_mode="stretch_width"),
-                "pace": pmui.FloatSlider.from_param(p.pace, sizing_mode="stretch_width")}
+                "sound": toggle_for(self.prefs, "sound"),
+                "coach": toggle_for(self.prefs, "coach"),
+                "anim_ms": from_param(pn.widgets.IntSlider, p.anim_ms,
+                                      sizing_mode="stretch_width"),
+                "pace": from_param(pn.widgets.FloatSlider, p.pace, sizing_mode="stretch_width")}
+        tips = {}
         for name, (label, tip) in words.items():
-            self._prefs[name].param.update(label=label, description=tip)
+            self._prefs[name].label = label
+            # Panel's switches and sliders take no tooltip: the tip is written under them
+            tips[name] = [pn.pane.HTML(f"<small style='opacity:.8'>{pn.util.escape(tip)}</small>",
+                                       margin=(0, 10, 6, 10), sizing_mode="stretch_width")
+                          ] if tip else []
         for name in ("anim_ms", "pace"):  # 0.05 / 0,05
             w = self._prefs[name]
             w.format = number_format() or w.param.format.default
         self._prefs_box.objects = [pn.pane.HTML("<h3 style='margin:4px 0'>" + _("Play")
                                                 + "</h3>"),
-                                   *self._prefs.values()]
+                                   *(o for n, w in self._prefs.items()
+                                     for o in (w, *tips[n]))]
 
     def __panel__(self):
         return pn.Column(*self.top, self._game_box, self._prefs_box, self._records_box,

@@ -7,13 +7,13 @@ from __future__ import annotations
 import re
 
 import panel as pn
-import panel_material_ui as pmui
 import param
 
 from ..errors import RuleError
 from .. import i18n
 from ..i18n import N_, _
 from ..settings import Settings
+from .look import Toggle, button, styled
 from .names import shown
 from .phrases import cap, preset_name
 from .words import alert_pane, show_alert
@@ -63,6 +63,16 @@ def _plain(exc: RuleError, settings: Settings) -> str:
     return message[:1].upper() + message[1:]
 
 
+HELP_CSS = ".dl-help { color: var(--dl-error, #c62828); font: .8rem system-ui, sans-serif; }"
+
+
+def mark_error(widget, error: bool) -> None:
+    """A red border on a field whose value is refused (its class, sent only when it changes)."""
+    classes = [c for c in widget.css_classes if c != "dl-error"] + ["dl-error"] * error
+    if classes != widget.css_classes:
+        widget.css_classes = classes
+
+
 class SettingsForm(pn.viewable.Viewer):
     """Fields for one Settings object; ``problem`` is the first refusal still shown ("" when the
     form holds only accepted values)."""
@@ -74,12 +84,13 @@ class SettingsForm(pn.viewable.Viewer):
         self.settings = settings
         self._errors: dict[str, str] = {}
         self._fields: dict[str, pn.viewable.Viewable] = {}
+        self._helps: dict[str, pn.pane.HTML] = {}
         self._pit_rows: list[tuple] = []
         self._syncing = False
         self._pits_box = pn.Column(sizing_mode="stretch_width", margin=0)
         self._pits_msg = alert_pane()
-        self._add_pit = pmui.Button(label=_("+ Add a pit"), variant="outlined", size="small",
-                                    on_click=lambda e: self.add_pit())
+        self._add_pit = button(_("+ Add a pit"), "outlined", lambda e: self.add_pit(),
+                               size="small")
         items = []
         for name in settings.names():
             if name == "pits":
@@ -88,7 +99,11 @@ class SettingsForm(pn.viewable.Viewer):
             w = self._widget(name)
             self._fields[name] = w
             w.param.watch(lambda e, n=name: self._typed(n, e.new), "value")
-            items.append(w)
+            # the field's refusal, right under it (what Material's helper text was)
+            self._helps[name] = help_ = pn.pane.HTML("", visible=False, margin=(0, 10, 4, 10),
+                                                     sizing_mode="stretch_width",
+                                                     stylesheets=[HELP_CSS])
+            items += [w, help_]
         self._layout = pn.Column(*items, sizing_mode="stretch_width", margin=0)
         settings.param.watch(self._follow, settings.names())
 
@@ -99,16 +114,16 @@ class SettingsForm(pn.viewable.Viewer):
         doc = shown(par.doc) if par.doc else ""
         label = label_of(self.settings, name)
         if isinstance(par, param.Boolean):
-            return pmui.Checkbox(label=label, value=value, description=doc)
+            return Toggle(label=label, value=value, switch=False)
         if isinstance(par, param.Selector):
             options = {cap(preset_name(o)) if name == "preset" else str(o): o
                        for o in par.objects}
-            return pmui.Select(label=label, options=options, value=value,
-                               description=doc, sizing_mode="stretch_width", max_width=360)
+            return styled(pn.widgets.Select, label=label, options=options, value=value,
+                          description=doc or None, sizing_mode="stretch_width", max_width=360)
         # no start/end: whatever is typed reaches the model, which says what is wrong with it
-        return pmui.IntInput(label=label, value=value, step=par.step or 1, description=doc,
-                             format=number_format(),
-                             sizing_mode="stretch_width", max_width=360)
+        return styled(pn.widgets.IntInput, label=label, value=value, step=par.step or 1,
+                      description=doc or None, format=number_format(),
+                      sizing_mode="stretch_width", max_width=360)
 
     def _pits_panel(self):
         doc = shown(self.settings.param["pits"].doc)
@@ -124,12 +139,12 @@ class SettingsForm(pn.viewable.Viewer):
     def _draw_pits(self):
         rows, objs = [], []
         for i, (low, high) in enumerate(self.settings.pits):
-            lo = pmui.IntInput(label=_("Pit {n} from", n=i + 1), value=int(low), step=5,
-                               width=130)
-            hi = pmui.IntInput(label=_("Pit {n} to", n=i + 1), value=int(high), step=5,
-                               width=130)
-            rm = pmui.Button(label=_("Remove pit {n}", n=i + 1), variant="text", color="error",
-                             size="small", on_click=lambda e, i=i: self.remove_pit(i))
+            lo = styled(pn.widgets.IntInput, label=_("Pit {n} from", n=i + 1), value=int(low),
+                        step=5, width=130)
+            hi = styled(pn.widgets.IntInput, label=_("Pit {n} to", n=i + 1), value=int(high),
+                        step=5, width=130)
+            rm = button(_("Remove pit {n}", n=i + 1), "text", lambda e, i=i: self.remove_pit(i),
+                        red=True, size="small")
             for w in (lo, hi):
                 w.param.watch(lambda e, w=w: self._pit_typed(w), "value")
             rows.append((lo, hi))
@@ -186,7 +201,7 @@ class SettingsForm(pn.viewable.Viewer):
             message = self._accept({"pits": pits})
         for lo, hi in self._pit_rows:
             for w in (lo, hi):
-                w.error_state = bool(message) and w is widget
+                mark_error(w, bool(message) and w is widget)
         self._mark("pits", message)
 
     def add_pit(self):
@@ -208,9 +223,12 @@ class SettingsForm(pn.viewable.Viewer):
         if key == "pits":
             show_alert(self._pits_msg, message)
         elif key in self._fields:
-            w = self._fields[key]
-            if "error_state" in w.param and not isinstance(w, pmui.Checkbox):
-                w.param.update(error_state=bool(message), helper_text=message)
+            mark_error(self._fields[key], bool(message))
+            help_ = self._helps[key]
+            label = pn.util.escape(self._fields[key].label or "")
+            help_.param.update(object=(f"<div class='dl-help' data-for='{label}'>"
+                                       f"{pn.util.escape(message)}</div>") if message else "",
+                               visible=bool(message))
         self.problem = next(iter(self._errors.values()), "")
 
     # ----- following the model (presets, pits added or removed) ------------------------------

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import panel as pn
-import panel_material_ui as pmui
 import param
 
 from ..errors import RuleError
@@ -12,8 +11,10 @@ from ..players import player_names
 from ..rooms.pacer import default_strategy
 from ..settings import SETTINGS
 from ..names import computer_name
+from .look import WIDGET_CSS, button, styled
 from .names import YOU, is_you, strategy_label
 from .rules_text import RULES, SUMMARY
+from .page import Dialog
 from .settings_form import SettingsForm
 from .switch_player import SwitchPlayer
 from .variant_cards import VARIANTS, VariantCards
@@ -55,13 +56,11 @@ class StartScreen(pn.viewable.Viewer):
         # where the rules dialog goes (the app's page keeps one in place from the start)
         self._rules_slot = (pn.Column(sizing_mode="stretch_width", margin=0)
                             if rules_slot is None else rules_slot)
-        self._go = pmui.Button(label=_("Start new game"), variant="contained", color="primary",
-                               size="large", on_click=lambda e: self.start(),
-                               sx={"fontSize": "1.2rem", "minWidth": "220px"})
-        self._add = pmui.Button(label=_("+ Add a seat"), variant="outlined",
-                                on_click=lambda e: self.add_seat())
-        self._seed_w = pmui.TextInput(label=_("Seed (optional)"), placeholder=_("random"),
-                                      width=220, max_length=19)
+        self._go = button(_("Start new game"), "contained", lambda e: self.start(),
+                          size="large")
+        self._add = button(_("+ Add a seat"), "outlined", lambda e: self.add_seat())
+        self._seed_w = styled(pn.widgets.TextInput, label=_("Seed (optional)"),
+                              placeholder=_("random"), width=220, max_length=19)
         self._seed_w.param.watch(self._seed_typed, "value")
         self._defaults = self._default_names()
         self._draw_cards()
@@ -103,6 +102,7 @@ class StartScreen(pn.viewable.Viewer):
         self.forms = {}  # the forms are views of the settings: made again in the new words
         if self._rules is not None:
             self._rules.open = False
+            self._rules.relabel()
         self._draw_settings()
         self._draw_seats()
 
@@ -126,18 +126,20 @@ class StartScreen(pn.viewable.Viewer):
         if self._rules is None:
             # made open when it is to be shown at once: a dialog added to the page and then
             # opened in the same change opened only about half the time
-            self._rules = pmui.Dialog(pmui.Typography(RULES[variant],
-                                                      sizing_mode="stretch_width"),
-                                      title=_("{game} — rules", game=SUMMARY[variant][0]),
-                                      open=open, close_on_click=True, width_option="md")
+            self._rules = Dialog(text=RULES[variant], open=open,
+                                 title=_("{game} — rules", game=SUMMARY[variant][0]))
             self._rules_slot.objects = [self._rules]
             return self._rules
-        self._rules.title = _("{game} — rules", game=SUMMARY[variant][0])
-        self._rules.objects[0].object = RULES[variant]
+        self._rules.param.update(title=_("{game} — rules", game=SUMMARY[variant][0]),
+                                 text=RULES[variant])
         return self._rules
 
     def show_rules(self, variant: str):
         self.rules_dialog(variant, open=True).open = True
+
+    def close_rules(self):
+        if self._rules is not None:
+            self._rules.open = False
 
     # ----- settings --------------------------------------------------------------------------
     def _draw_settings(self):
@@ -175,15 +177,16 @@ class StartScreen(pn.viewable.Viewer):
         rows = []
         opts = self._kind_options()
         for i, s in enumerate(self.seats):
-            name = pmui.TextInput.from_param(s.param.player_name, label=_("Seat {n} name",
-                                                                          n=i + 1),
-                                             width=200, max_length=40)
-            kind = pmui.Select(label=_("Plays as"), options=opts, value=s.kind, width=220)
+            name = pn.widgets.TextInput.from_param(
+                s.param.player_name, label=_("Seat {n} name", n=i + 1), width=200,
+                max_length=40, stylesheets=[WIDGET_CSS])
+            kind = styled(pn.widgets.Select, label=_("Plays as"), options=opts, value=s.kind,
+                          width=220)
             kind.param.watch(lambda e, s=s: setattr(s, "kind", e.new), "value")
-            rm = pmui.Button(label=_("Remove seat {n}", n=i + 1), variant="text", color="error",
-                             on_click=lambda e, i=i: self.remove_seat(i),
-                             disabled=len(self.seats) <= 1)
-            rows.append(pmui.FlexBox(name, kind, rm, flex_wrap="wrap", align_items="center",
+            rm = button(_("Remove seat {n}", n=i + 1), "text",
+                        lambda e, i=i: self.remove_seat(i), red=True,
+                        disabled=len(self.seats) <= 1)
+            rows.append(pn.FlexBox(name, kind, rm, flex_wrap="wrap", align_items="center",
                                    sizing_mode="stretch_width"))
         self._add.disabled = len(self.seats) >= 8
         self._seats_box.objects = [pn.pane.HTML("<h3 style='margin:6px 0'>"
@@ -242,7 +245,7 @@ class StartScreen(pn.viewable.Viewer):
         return pn.Column(
             pn.pane.HTML("<h2 style='margin:4px 0 8px'>" + _("Choose a game") + "</h2>"),
             self._cards,
-            pmui.FlexBox(pn.Column(self._settings_box, styles={"flex": "1 1 320px",
+            pn.FlexBox(pn.Column(self._settings_box, styles={"flex": "1 1 320px",
                                                              "min-width": "0"}),
                        pn.Column(self._seats_box, self._seed_w,
                                  styles={"flex": "1 1 360px", "min-width": "0"}),

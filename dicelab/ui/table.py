@@ -6,13 +6,13 @@ each other.
 from __future__ import annotations
 
 import panel as pn
-import panel_material_ui as pmui
 import param
 
 from ..i18n import _
 from .coach_view import CoachView
 from .components import (Controls, DiceTray, HintLine, History, ScoreCard, Scoreboard,
                          TurnBanner)
+from .look import card
 from .notebook import NotebookShow
 from .odds_panel import OddsPanel
 from .play import Play
@@ -63,22 +63,18 @@ class Table(NotebookShow, pn.viewable.Viewer):
         p = self.play
         left = [self._caption(), TurnBanner(play=p), DiceTray(play=p), Controls(play=p),
                 HintLine(play=p), CoachView(play=p)]
-        side = [pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>" + _("Scoreboard") + "</h3>",
-                                        margin=0),
-                           Scoreboard(play=p), WinChart(play=p), sizing_mode="stretch_width",
-                           styles={"padding": "10px"}),
-                pmui.Paper(OddsPanel(play=p), sizing_mode="stretch_width",
-                           styles={"padding": "10px"})]
-        history = pmui.Paper(pn.pane.HTML("<h3 style='margin:4px 0'>" + _("History") + "</h3>",
-                                          margin=0),
-                             History(play=p, shown=p.ui.history_shown),
-                             sizing_mode="stretch_width", styles={"padding": "10px"})
+        side = [card(pn.pane.HTML("<h3 style='margin:4px 0'>" + _("Scoreboard") + "</h3>",
+                                  margin=0),
+                     Scoreboard(play=p), WinChart(play=p), sizing_mode="stretch_width"),
+                card(OddsPanel(play=p), sizing_mode="stretch_width")]
+        history = card(pn.pane.HTML("<h3 style='margin:4px 0'>" + _("History") + "</h3>",
+                                    margin=0),
+                       History(play=p, shown=p.ui.history_shown), sizing_mode="stretch_width")
         if p.ui.score_card:  # the card is the main control: under the history, at hand
-            left += [history, pmui.Paper(ScoreCard(play=p), sizing_mode="stretch_width",
-                                         styles={"padding": "8px"})]
+            left += [history, card(ScoreCard(play=p), sizing_mode="stretch_width")]
         else:
             left.append(history)
-        return pmui.FlexBox(
+        return pn.FlexBox(
             pn.Column(*left, sizing_mode="stretch_width",
                       styles={"flex": "2 1 520px", "min-width": "0"}),
             pn.Column(*side, sizing_mode="stretch_width",

@@ -61,8 +61,8 @@ export function render({ model, el }) {
     _stylesheets = ["""
 .vcards { display: flex; flex-wrap: wrap; gap: 12px; width: 100%; box-sizing: border-box; }
 .vcard { flex: 1 1 240px; min-width: 0; box-sizing: border-box; padding: 12px 14px;
-  border-radius: 12px; background: var(--mui-palette-background-paper, #fff);
-  color: var(--mui-palette-text-primary, #1a1a1a);
+  border-radius: 12px; background: var(--dl-paper, #fff);
+  color: var(--dl-text, #1a1a1a);
   border: 3px solid rgba(127,127,127,.3); box-shadow: 0 1px 3px rgba(0,0,0,.25); }
 .vcard.chosen { border-color: #1565c0; box-shadow: 0 4px 14px rgba(0,0,0,.3); }
 .vcard h3 { margin: 0 0 4px; font: 700 1.25rem system-ui, sans-serif; }

@@ -281,11 +281,10 @@ class RoomApp(App):
             expect(box).to_have_value(re.compile("^" + r"[,\s\u202f]?".join(str(value)) + "$"))
 
     def choose_variant(self, title: str):
-        """Pick the new game's variant in the "Game" select (its menu items are list items)."""
+        """Pick the new game's variant in the "Game" select (a native select)."""
         select = self.page.get_by_role("combobox", name="Game")
-        select.click()
-        self.page.locator("li").filter(has_text=re.compile(f"^{re.escape(title)}$")).first.click()
-        self.page.wait_for_function("([el, t]) => el.textContent.trim() === t",
+        select.select_option(label=title)
+        self.page.wait_for_function("([el, t]) => el.selectedOptions[0].textContent.trim() === t",
                                     arg=[select.element_handle(), title])
 
     def create(self, game: str, expect_ok: bool = True):

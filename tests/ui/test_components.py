@@ -303,11 +303,14 @@ def test_switch_player_changes_strategy_mid_game():
 def test_create_app_gives_a_page(tmp_path, monkeypatch):
     monkeypatch.setenv("DICELAB_RECORDS", str(tmp_path / "x.sqlite3"))
     page = create_app()
-    import panel_material_ui as pmui
+    import panel as pn
 
-    assert isinstance(page, pmui.Page)
+    # Panel's own layouts (issue 38): a header, the screen, the drawer
+    assert isinstance(page, pn.Column) and "dl-page" in page.css_classes
+    assert "header" in page.objects[0].css_classes
+    assert "main-content" in page.objects[1].css_classes
     app = dicelab.app()  # the app object: a notebook shows it, Python can start its games
-    assert isinstance(app, DicelabApp) and isinstance(app.__panel__(), pmui.Page)
+    assert isinstance(app, DicelabApp) and app.__panel__() is app.page.root
 
 
 def test_pages_do_not_follow_the_servers_busy_flag(tmp_path, monkeypatch):
@@ -323,7 +326,7 @@ def test_pages_do_not_follow_the_servers_busy_flag(tmp_path, monkeypatch):
     before = watchers()
     pages = [create_app() for _ in range(3)]
     assert watchers() == before
-    assert not any(p.busy for p in pages)
+    assert all("busy" not in p.param for p in pages)
 
 
 # ----- issue 13: settings that say why, words, the end of a game -------------------------------
@@ -365,11 +368,14 @@ def test_settings_form_refuses_with_a_message_and_keeps_the_game():
     s._draw_settings()
     form = s.forms["bones"]
     form._fields["target"].value = 300          # below the bounds: a message, no traceback
-    assert "Target must be at least 500" in form._fields["target"].helper_text
-    assert form._fields["target"].error_state and s.settings["bones"].target == 10_000
+    help_ = form._helps["target"]  # the line under the field, and its red border
+    assert help_.visible and "Target must be at least 500" in help_.object
+    assert "dl-error" in form._fields["target"].css_classes
+    assert s.settings["bones"].target == 10_000
     assert s.start() is None and "Target must be at least 500" in s.message
     form._fields["target"].value = 1500
     assert not form.problem and s.build_game().config.target == 1500
+    assert not help_.visible and "dl-error" not in form._fields["target"].css_classes
     # Thousand's pits: ranges with their own fields; a barrel inside a pit is refused
     t = dicelab.settings.ThousandSettings()
     f = SettingsForm(t)

@@ -99,20 +99,24 @@ LAYOUT = DEEP + """
                      main ? main.scrollWidth - main.clientWidth : 0],
           innerHeight: window.innerHeight,
           red: getComputedStyle(hist || document.body).getPropertyValue('--dl-red').trim(),
-          paper: getComputedStyle(hist || document.body)
-                   .getPropertyValue('--mui-palette-background-paper').trim()};
+          paper: getComputedStyle(hist || document.body).getPropertyValue('--dl-paper').trim()};
 })()
 """
 
-# The start screen: every field and button, and which of them contains which.
+# The start screen: every field (Bokeh's input group: label and box) and button, and which of
+# them contains which; the header's are left out (through the shadow roots).
 START = DEEP + """
 (() => {
   const deep = window.__deep;
-  const els = [...deep('.MuiFormControl-root'), ...deep('button')].filter(
-    e => e.offsetParent !== null && !e.closest('.MuiFormControl-root, .header')
+  const inHeader = (e) => {
+    for (let n = e; n; n = n.parentElement || (n.getRootNode() && n.getRootNode().host))
+      if (n.classList && n.classList.contains('header')) return true;
+    return false; };
+  const els = [...deep('.bk-input-group'), ...deep('button')].filter(
+    e => e.offsetParent !== null && !e.closest('.bk-input-group')
       && e.getBoundingClientRect().width > 0);
-  const fields = deep('.MuiFormControl-root').filter(e => e.offsetParent !== null);
-  const all = [...new Set([...fields, ...els])].filter(e => !(e.closest && e.closest('.header')));
+  const fields = deep('.bk-input-group').filter(e => e.offsetParent !== null);
+  const all = [...new Set([...fields, ...els])].filter(e => !inHeader(e));
   const boxes = all.map(e => { const r = e.getBoundingClientRect();
     return {name: (e.innerText || e.textContent || '').trim().slice(0, 30),
             x: r.x, y: r.y, w: r.width, h: r.height}; });
@@ -243,13 +247,19 @@ BAD = {
                 ("Upper bonus threshold", "-1", "at least"), ("Yahtzee bonus", "-50", "at least")],
 }
 
+# the refusal shown for the field labelled ``label``: the help line made for it, right under
+# its box (within 40 px, as wide as the form) and in the field's red
 HELPER = DEEP + """
 (label) => {
   const l = window.__deep('label').find(
     e => e.textContent.trim() === label && e.offsetParent !== null);
-  const fc = l && l.closest('.MuiFormControl-root');
-  const h = fc && fc.querySelector('.MuiFormHelperText-root');
-  return h ? h.textContent.trim() : '';
+  const box = l && l.closest('.bk-input-group');
+  const h = window.__deep('.dl-help').find(e => e.dataset.for === label);
+  if (!box || !h || !h.getClientRects().length) return '';
+  const b = box.getBoundingClientRect(), r = h.getBoundingClientRect();
+  if (r.y < b.y + b.height - 2 || r.y > b.y + b.height + 40 || r.x > b.x + 20) return 'not under';
+  if (getComputedStyle(h).color === getComputedStyle(l).color) return 'not red';
+  return h.textContent.trim();
 }
 """
 
