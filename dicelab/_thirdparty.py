@@ -1,4 +1,4 @@
-"""Every private internal of Panel, Bokeh, param and panel-material-ui that dicelab relies on,
+"""Every private internal of Panel, Bokeh and param that dicelab relies on,
 in one list, with the versions it was checked against (issue 39).
 
 The code reaches these on purpose (a websocket's socket for TCP_NODELAY, Bokeh's receiver
@@ -24,12 +24,11 @@ from typing import Any
 
 # distribution -> (lowest, first version not checked): the entries below hold from the first up
 # to, not including, the second. Checked on 2026-12-04 with panel 1.9.4, bokeh 3.9.2, param
-# 2.4.2, panel-material-ui 0.16.6 (the versions pyproject.toml's lower bounds name).
+# 2.4.2 (the versions pyproject.toml's lower bounds name).
 CHECKED: dict[str, tuple[str, str]] = {
     "panel": ("1.9.0", "1.10"),
     "bokeh": ("3.9.0", "3.10"),
     "param": ("2.4.0", "2.5"),
-    "panel-material-ui": ("0.16.0", "0.17"),
 }
 
 
@@ -74,19 +73,12 @@ def _param_private() -> bool:
     return isinstance(priv.watchers, dict) and isinstance(priv.values, dict)
 
 
-def _state_watchers() -> bool:
-    import panel as pn
-
-    return isinstance(pn.state._param__private.watchers, dict)
-
 
 INTERNALS: tuple[Internal, ...] = (
     # param
     Internal("param", "Parameterized()._param__private.watchers / .values", "ui/table.py, "
              "ui/notebook.py", "the watchers a view set on a game, removed when it goes",
              _param_private),
-    Internal("param", "panel.state._param__private.watchers", "ui/session.py",
-             "the busy indicator's watchers, unlinked from a closed session", _state_watchers),
     # panel
     Internal("panel", "panel.extension._loaded", "ui/notebook.py",
              "whether Panel's front end is already in this notebook",
@@ -103,8 +95,6 @@ INTERNALS: tuple[Internal, ...] = (
     Internal("panel", "panel.io.resources.LOCAL_DIST", "ui/gate.py",
              "Panel's local stylesheet folder for a session built from its websocket",
              _has("panel.io.resources", "LOCAL_DIST")),
-    Internal("panel", "panel.util.edit_readonly", "ui/session.py",
-             "the page's busy flag, read-only to others", _has("panel.util", "edit_readonly")),
     Internal("panel", "panel.config's Parameterized __setattr__ (global, not per session)",
              "ui/gate.py", "reuse_sessions and session_key_func for every session",
              lambda: callable(super(type(_attr("panel:config")),
@@ -135,13 +125,6 @@ INTERNALS: tuple[Internal, ...] = (
              and hasattr(_attr("bokeh.protocol.messages.patch_doc"), "PatchJson")
              and hasattr(_attr("bokeh.document.models:DocumentModelManager"),
                          "flush_synced")),
-    # panel-material-ui (h38 is replacing it: its entries go with it)
-    Internal("panel-material-ui", "panel_material_ui.base.BUNDLE_PATH", "ui/notebook.py",
-             "its bundle shipped once per notebook", _has("panel_material_ui.base",
-                                                          "BUNDLE_PATH")),
-    Internal("panel-material-ui", "panel_material_ui.base.MaterialComponent", "ui/notebook.py",
-             "its models stubbed once the bundle is in the notebook",
-             _has("panel_material_ui.base", "MaterialComponent")),
 )
 
 

@@ -317,7 +317,6 @@ PRIVATE_ATTRIBUTES = {
     ("dicelab.ui.gate", "doc._template_variables"),
     # the list of other libraries' internals looks each one up (tests/test_thirdparty.py)
     ("dicelab._thirdparty", "param.Parameterized()._param__private"),
-    ("dicelab._thirdparty", "pn.state._param__private"),
     # view.py's ``follows`` marks a method with an attribute of its own and reads it back
     ("dicelab.ui.view", "method._follows"), ("dicelab.ui.view", "fn._follows"),
 }

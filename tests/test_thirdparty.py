@@ -41,7 +41,6 @@ def test_a_moved_internal_or_a_new_release_is_caught(monkeypatch):
 # the private names the code reaches on other libraries' objects (tests/test_imports.py's
 # PRIVATE_ATTRIBUTES lists them by module), each with the entry above that covers it
 COVERED = {
-    "pn.state._param__private": "panel.state._param__private",
     "o._param__private": "Parameterized()._param__private",
     "self._param__private": "Parameterized()._param__private",
     "pn.extension._loaded": "panel.extension._loaded",

@@ -172,7 +172,7 @@ def _show_now(runs) -> None:
 class Unbusy:
     """Mixin for a Panel component people act through (keys, dice, buttons): its browser
     events are handled without Panel's busy counter. Panel counts every event in a list on
-    its server-wide state, for a busy indicator (the app shows none: ``unlink_busy``),
+    its server-wide state, for a busy indicator (the app shows none),
     and that bookkeeping cost about 1 ms per key press or click, more than a tenth of an
     action's work on the server."""
 
@@ -321,17 +321,3 @@ def keep_flushing(period_ms: int = 1000):
     """Check this session's write queue every ``period_ms``; returns the stop function."""
     doc = served_doc()
     return every(lambda: flush_stuck_writes(doc), period_ms)
-
-
-def unlink_busy(page) -> None:
-    """A pmui Page follows ``pn.state.busy``, which is the whole server's: every event of any
-    session flipped it, and each flip ran a watcher on every Page in the process (and kept
-    pages of closed sessions alive). In a classroom that is O(sessions) work per click, and
-    everyone's busy bar flashed at every click of anyone. A plain value and no watcher."""
-    from panel.util import edit_readonly
-
-    with edit_readonly(page):
-        page.busy = False
-    for w in list(pn.state._param__private.watchers.get("busy", {}).get("value", [])):
-        if getattr(getattr(w.fn, "__self__", None), "self", None) is page:
-            pn.state.param.unwatch(w)
