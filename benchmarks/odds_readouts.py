@@ -65,7 +65,7 @@ def plain_round_win(score, other):
 
 
 def clear_caches():
-    for f in (fd._solve_optimal, fd._solve_reach, fd._kernel, u40._round):
+    for f in (fd._solve_optimal, fd.solve_reach, fd.roll_kernel, u40._round):
         f.cache_clear()
 
 

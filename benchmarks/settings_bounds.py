@@ -78,7 +78,7 @@ def main() -> int:
                      f"{n} totals: {w2:.1f} s"))
     from dicelab.odds import yahtzee as yz
 
-    yz._dice(), yz._joker_cards(), yz._lex_points()  # shared tables, built once per process
+    yz.dice_table(), yz._joker_cards(), yz._lex_points()  # shared tables, built once per process
     for name, kw in {"default (official)": {},
                      "largest: 5 re-rolls, threshold 105": dict(rerolls=5,
                                                                 upper_bonus_threshold=105)}.items():

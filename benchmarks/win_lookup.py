@@ -66,7 +66,7 @@ def thousand_default():
     if t is not None:
         return t, "thousand default"
     tr = win_thousand.thousand_win_rules(ThousandSettings())
-    st = win_thousand._Statuses(tr)
+    st = win_thousand.Statuses(tr)
     W = np.random.default_rng(0).random((st.n + 1, st.n + 1))
     W[:, st.n], W[st.n, :] = 1.0, 0.0
     bits = np.zeros(win_thousand._bit_offsets(st)[1], dtype=np.uint8)

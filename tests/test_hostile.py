@@ -537,7 +537,7 @@ def test_serve_warns_of_damaged_files(tmp_path, monkeypatch):
 def test_five_dice_solves_are_kept_in_a_bounded_cache():
     from dicelab.odds import fivedice
 
-    for solve in (fivedice._solve_optimal, fivedice._solve_threshold, fivedice._solve_reach):
+    for solve in (fivedice._solve_optimal, fivedice._solve_threshold, fivedice.solve_reach):
         assert solve.cache_info().maxsize == fivedice.SOLVES
     s = ThousandSettings(barrel=880, pits=[])
     for banked in range(0, 880, 5):  # each banked total below the barrel is its own grid

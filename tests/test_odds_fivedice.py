@@ -186,7 +186,7 @@ def test_solver_matches_plain_recursion_with_a_higher_cap(rules, state):
     ref = plain_roll_values(r, sit, top)
     for t in range(0, top, 3):
         for n in range(1, 6):
-            got = fd._roll_value(sol, n, t)
+            got = fd.solution_roll_value(sol, n, t)
             assert got == pytest.approx(ref[t, n], rel=1e-9, abs=1e-9), (t, n)
 
 

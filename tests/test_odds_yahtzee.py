@@ -231,12 +231,12 @@ def test_compiled_chain_and_numpy_agree_exactly(monkeypatch):
 
 def test_option_tables_are_built_from_scoring_options():
     rng = random.Random(5)
-    D = yz._dice()
+    D = yz.dice_table()
     for _ in range(25):
         mask = rng.randrange(yz.FULL)
         open_boxes = [b for b in BOXES if not mask & yz.BIT[b]]
         for joker in (False, True):
-            S = yz._options_matrix(mask, joker)
+            S = yz.options_matrix(mask, joker)
             for i in rng.sample(range(252), 40) + list(D.yahtzee_rows):
                 dice = D.outcomes[i]
                 for ybox in ((None,) if "yahtzee" in open_boxes else (0, 50)):
@@ -246,10 +246,10 @@ def test_option_tables_are_built_from_scoring_options():
 
 
 def test_chain_matches_direct_enumeration():
-    D = yz._dice()
+    D = yz.dice_table()
     rng = np.random.default_rng(1)
     W = rng.random((252, 3)) * 100
-    blk = yz._Block(3)
+    blk = yz.Block(3)
     blk.rolls[:] = W
     blk.chain(1)
     be = blk.be

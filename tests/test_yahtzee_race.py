@@ -116,11 +116,11 @@ def test_points_side_is_the_solitaire_table():
 
 def test_bonuses_in_gains():
     s = dicelab.new_game("yahtzee", [Seat("A")]).config
-    g = dict(zip(yr._dice().outcomes, yr.gains("sixes", 50, 0, s)))
+    g = dict(zip(yr.dice_table().outcomes, yr.gains("sixes", 50, 0, s)))
     assert g[(1, 2, 6, 6, 6)] == 18 + 35 and g[(1, 2, 3, 6, 6)] == 12  # 68 >= 63, 62 < 63
-    g = dict(zip(yr._dice().outcomes, yr.gains("chance", 0, 50, s)))
+    g = dict(zip(yr.dice_table().outcomes, yr.gains("chance", 0, 50, s)))
     assert g[(3, 3, 3, 3, 3)] == 15 + 100 and g[(1, 2, 3, 3, 3)] == 12
-    g = dict(zip(yr._dice().outcomes, yr.gains("full_house", 0, 50, s)))
+    g = dict(zip(yr.dice_table().outcomes, yr.gains("full_house", 0, 50, s)))
     assert g[(2, 2, 2, 2, 2)] == 25 + 100  # joker: Twos filled, so full value in a lower box
 
 

@@ -309,11 +309,11 @@ def thousand_optimal_policy(rules, race: bool = True) -> ThousandStandFn:
     (``odds.fivedice.optimal_stand_table``), with the computers' barrel-race rule
     (``race_policy``) unless ``race`` is off."""
     from ..odds import fivedice as fd
-    from ..odds.win_thousand import _Statuses, thousand_win_rules
+    from ..odds.win_thousand import Statuses, thousand_win_rules
 
     tr = thousand_win_rules(rules)
     r, u = tr.five, tr.unit
-    sts = _Statuses(tr)
+    sts = Statuses(tr)
     tabs = [fd.optimal_stand_table(r, banked=int(sts.total[i]) * u,
                                    on_board=bool(sts.opened[i]),
                                    on_barrel=bool(sts.on_barrel[i]),

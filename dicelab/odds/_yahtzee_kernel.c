@@ -1,4 +1,4 @@
-/* The Yahtzee solver's turn chain (dicelab/odds/yahtzee.py, _Block.chain) compiled: the same
+/* The Yahtzee solver's turn chain (dicelab/odds/yahtzee.py, Block.chain) compiled: the same
  * sums and maxima in the same order, over only the distinct sub-keeps, a strip of states at a
  * time so that a strip's 462 rows stay in the core's cache. No numpy headers: arrays come in
  * through the buffer protocol. Optional: without a compiler the package uses numpy instead. */

@@ -81,7 +81,6 @@ def check_n(n) -> int:
     return int(n)
 
 
-_check_n = check_n  # the name odds/win.py and odds/win_thousand.py still use
 
 
 def _table(kernel_key, n: int):
@@ -124,7 +123,7 @@ def expected_roll_points(rules, n: int, exact: bool = False) -> float | Fraction
 
 # ----- the roll kernel used by the turn solver ------------------------------------------------
 @dataclass(frozen=True)
-class _Kernel:
+class RollKernel:
     """All rolls of 1..5 dice as flat arrays. Outcomes with the same choices are grouped; each
     group has options (points in units, next dice); ``n_start`` splits groups by n."""
 
@@ -193,7 +192,7 @@ def keep_options(rules, dice) -> list[tuple[tuple[int, ...], int, int]]:
 
 
 @cache
-def _kernel(kernel_key, auto: bool = True) -> _Kernel:
+def roll_kernel(kernel_key, auto: bool = True) -> RollKernel:
     variant, _preset, choose = kernel_key
     unit = UNIT[variant]
     choose = choose and not auto
@@ -234,12 +233,12 @@ def _kernel(kernel_key, auto: bool = True) -> _Kernel:
         for pts, nxt in opts:
             opt_pts.append(pts)
             opt_next.append(nxt)
-    return _Kernel(unit, np.array(opt_pts), np.array(opt_next), np.array(grp_start),
+    return RollKernel(unit, np.array(opt_pts), np.array(opt_next), np.array(grp_start),
                    np.array(grp_prob), np.array(n_start), not choose, bust, counting_p, exp_points,
                    max(opt_pts), p_nohot5, e_nohot5, p_hot5, e_hot5, e_max)
 
 
-def _cap_units(k: _Kernel) -> int:
+def _cap_units(k: RollKernel) -> int:
     """Turn total (units) from which standing beats rolling whenever standing is allowed and
     the gain is the turn total.
 
@@ -295,11 +294,11 @@ class _Solution:
     roll: np.ndarray           # [6, top] value of rolling n dice at t
     value: np.ndarray          # [6, top] value of the state under the policy
     tail: Any                  # tail(n, t_units array) -> value, for t >= top
-    kernel: _Kernel
+    kernel: RollKernel
     bust_value: float
 
 
-def _tail_hot(k: _Kernel, bust_value: float):
+def _tail_hot(k: RollKernel, bust_value: float):
     """Closed form of a hot five-dice roll when every later non-hot state stands with gain
     t (linear) or G (constant) and every later hot state rolls: f(t) = a*t + b."""
     a = k.p_nohot5 / (1 - k.p_hot5)
@@ -307,7 +306,7 @@ def _tail_hot(k: _Kernel, bust_value: float):
     return a, b
 
 
-def _run(k: _Kernel, top: int, tail, stand: np.ndarray, stand_mask: np.ndarray,
+def _run(k: RollKernel, top: int, tail, stand: np.ndarray, stand_mask: np.ndarray,
          choose_max: np.ndarray | None, bust_value: float) -> _Solution:
     """Backward induction over t = top-1 .. 0. ``stand``: gain [top]; ``stand_mask`` [6, top]:
     the policy stands; ``choose_max`` [6, top]: where set, the better of stand and roll."""
@@ -349,7 +348,7 @@ def _allowed(sit: _Situation, top: int) -> np.ndarray:
 
 @lru_cache(maxsize=SOLVES)
 def _solve_optimal(sit: _Situation) -> _Solution:
-    k = _kernel(sit.kernel_key, auto=False)
+    k = roll_kernel(sit.kernel_key, auto=False)
     u = k.unit
     if sit.clamp is not None:
         # gain <= clamp: from t >= clamp (and allowed) standing takes the most there is
@@ -375,7 +374,7 @@ def _solve_threshold(sit: _Situation, threshold: int, habit: bool) -> _Solution:
     """The computer of seed 000: stands as soon as t >= threshold (units) and it may stand;
     with hot dice (habit) it rolls all five again unless this stand puts it on the board for
     the first time. It keeps every counting die."""
-    k = _kernel(sit.kernel_key, auto=True)
+    k = roll_kernel(sit.kernel_key, auto=True)
     u = k.unit
     roll_hot = sit.hot_compulsory or (habit and not sit.first_board)
     top = max(sit.need, threshold, 1)
@@ -399,10 +398,10 @@ def _solve_threshold(sit: _Situation, threshold: int, habit: bool) -> _Solution:
 
 
 @lru_cache(maxsize=SOLVES)
-def _solve_reach(kernel_key, amount: int, hot_compulsory: bool) -> _Solution:
+def solve_reach(kernel_key, amount: int, hot_compulsory: bool) -> _Solution:
     """Chance to end the turn standing with a turn total >= amount (units), rolling until
     then with the keep choices that maximise it."""
-    k = _kernel(kernel_key, auto=False)
+    k = roll_kernel(kernel_key, auto=False)
     c_hot = k.p_nohot5 / (1 - k.p_hot5) if hot_compulsory else 1.0
     top = max(amount, 1)
 
@@ -412,7 +411,7 @@ def _solve_reach(kernel_key, amount: int, hot_compulsory: bool) -> _Solution:
     return _run(k, top, tail, np.zeros(top), no, None, 0.0)
 
 
-def _roll_value(sol: _Solution, n: int, t: int) -> float:
+def solution_roll_value(sol: _Solution, n: int, t: int) -> float:
     if t < sol.top:
         return float(sol.roll[n, t])
     # beyond the table every later state is in the closed-form tail
@@ -515,7 +514,7 @@ def reach_chance(rules, amount: int, turn_total: int = 0, dice_left: int = 5, *,
     Thousand: hot dice reached at the amount must still be rolled once more."""
     r = as_rules(rules)
     check_standing(r, Standing(banked, on_board, on_barrel))
-    t_u = _check_total(r, turn_total)
+    t_u = check_total(r, turn_total)
     n = check_n(dice_left)
     sit = _situation(r, banked, on_board, on_barrel)
     top = _highest_target(r)
@@ -528,7 +527,7 @@ def reach_chance(rules, amount: int, turn_total: int = 0, dice_left: int = 5, *,
                         L_("an amount to reach is a whole number from 0 to {top} (the highest "
                            "bones target), got {value}", top=str(top), value=got))
     a_u = max(-(-int(amount) // r.unit), sit.need, 1)
-    sol = _solve_reach(r.kernel_key, a_u, sit.hot_compulsory)
+    sol = solve_reach(r.kernel_key, a_u, sit.hot_compulsory)
     if t_u > 0 and n == 5 and not sit.hot_compulsory and t_u >= a_u:
         return 1.0
     if t_u > 0 and t_u >= a_u and n < 5:
@@ -548,7 +547,7 @@ def _highest_target(r: FiveDiceRules) -> int:
 MAX_TURN_TOTAL = 10_000_000  # far beyond any turn; the closed-form tail takes floats only
 
 
-def _check_total(r: FiveDiceRules, turn_total) -> int:
+def check_total(r: FiveDiceRules, turn_total) -> int:
     if isinstance(turn_total, bool) or not isinstance(turn_total, (int, np.integer)) \
             or not 0 <= turn_total <= MAX_TURN_TOTAL:
         raise RuleError(L_("a turn total is a whole number from 0 to {top}, got {value}",
@@ -592,14 +591,14 @@ def turn_readout(rules, turn_total: int = 0, dice_left: int = 5, *, on_board: bo
     roll). Values are expected points of the rest of the turn (module doc)."""
     r = as_rules(rules)
     n = check_n(dice_left)
-    t_u = _check_total(r, turn_total)
+    t_u = check_total(r, turn_total)
     check_standing(r, Standing(banked, on_board, on_barrel, barrel_turns, bolts))
     sit = _situation(r, banked, on_board, on_barrel, barrel_turns, bolts)
     sol = _solve_optimal(sit)
     hot = t_u > 0 and n == 5
     may = t_u > 0 and t_u >= sit.need and not (hot and sit.hot_compulsory)
     stand = float(_gain(sit, r.unit, t_u)) if may else None
-    roll = _roll_value(sol, n, t_u)
+    roll = solution_roll_value(sol, n, t_u)
     decision = "stand" if may and stand >= roll else "roll"
     need = max(0, stand_need(r, banked, on_board, on_barrel))
     amount = reach = None

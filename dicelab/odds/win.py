@@ -115,8 +115,8 @@ def win_rules(rules: Any = "bones", **over) -> WinRules:
 
 
 # ----- the turn kernel, and the one rule of standing --------------------------------------------
-def _kernel(r: WinRules) -> fd._Kernel:
-    return fd._kernel(r.five.kernel_key, auto=False)
+def _kernel(r: WinRules) -> fd.RollKernel:
+    return fd.roll_kernel(r.five.kernel_key, auto=False)
 
 
 def _need_units(r: WinRules, on_board: bool) -> int:
@@ -125,7 +125,7 @@ def _need_units(r: WinRules, on_board: bool) -> int:
     return max(1, -(-turn.stand_need(r.five, 0, on_board) // r.unit))
 
 
-def _roll(k: fd._Kernel, vals: np.ndarray) -> np.ndarray:
+def _roll(k: fd.RollKernel, vals: np.ndarray) -> np.ndarray:
     """vals [..., options] -> [..., 5]: the chance-weighted sum over rolls of n = 1..5 dice of
     the best option of each roll (the bust term is added by the caller)."""
     if not k.single:
@@ -280,7 +280,7 @@ class _FinalRegion:
         return float(r0 + (r1 - r0) * (y - y0) / (y1 - y0))
 
 
-def _mix(k: fd._Kernel) -> np.ndarray | None:
+def _mix(k: fd.RollKernel) -> np.ndarray | None:
     """[options, 5] chance weights summing each roll's options into n = 1..5 (auto keep)."""
     if not k.single:
         return None
@@ -291,7 +291,7 @@ def _mix(k: fd._Kernel) -> np.ndarray | None:
     return mix
 
 
-def _mixed(k: fd._Kernel, mix, vals: np.ndarray) -> np.ndarray:
+def _mixed(k: fd.RollKernel, mix, vals: np.ndarray) -> np.ndarray:
     """vals [options, X] -> [5, X]: expected best option per n (no bust term)."""
     if mix is not None:       # one option per group: the sums of the non-zero weights only
         return np.add.reduceat(vals * k.grp_prob[:, None], k.n_start, axis=0)
@@ -638,7 +638,7 @@ class WinTable:
             return final_readout(self.rules, banked, opponent, turn_total, dice_left)
         may = t >= _need_units(self.rules, b > 0)
         if t == 0:
-            return _readout(float(self.W[b, o]), None, False, None)
+            return win_readout(float(self.W[b, o]), None, False, None)
         c = b + t
         R, Rf = self._turn(b, o)
         if c < T:
@@ -652,7 +652,7 @@ class WinTable:
             roll_c = float(Rf[L, n])
             # (past the tabled leads the other's chance to catch up is below 1e-12)
             stand_c = float(self.final.F[min(c - o, len(self.final.F) - 1)])
-        return _readout(roll_c, stand_c if may else None, False, None)
+        return win_readout(roll_c, stand_c if may else None, False, None)
 
     def stands(self, b: int, o: int) -> np.ndarray:
         """Bool [t, n] (units): the max-win policy stands at turn total t with n dice to throw
@@ -700,7 +700,7 @@ def _not_units(name: str, u: int, v):
 def _checked(r: WinRules, banked, opponent, turn_total, dice_left) -> tuple[int, int, int, int]:
     """(b, o, t, n) in units for a readout; RuleError for a state no turn can be in."""
     b, o = _units(r, "banked", banked), _units(r, "opponent", opponent)
-    t, n = _units(r, "turn total", turn_total), fd._check_n(dice_left)  # i18n: not shown
+    t, n = _units(r, "turn total", turn_total), fd.check_n(dice_left)  # i18n: not shown
     if b >= r.target // r.unit:
         raise RuleError(L_("a banked total of {banked} has reached the target ({target}): the "
                            "game or the other's final turn is on", banked=str(banked),
@@ -726,10 +726,10 @@ def final_readout(rules: Any, banked: int, opponent: int, turn_total: int = 0,
     _reach_t, roll = _reach(r, max(d + 1, 2 * (r.target // r.unit)))  # one size: cached
     roll_c = float(roll[max(d - t, 0), n])
     stand_c = (1.0 if t >= d else 0.0) if t >= need else None
-    return _readout(roll_c, stand_c, True, d * r.unit)
+    return win_readout(roll_c, stand_c, True, d * r.unit)
 
 
-def _readout(roll_c: float, stand_c: float | None, final: bool, must: int | None) -> WinReadout:
+def win_readout(roll_c: float, stand_c: float | None, final: bool, must: int | None) -> WinReadout:
     win = roll_c if stand_c is None else max(roll_c, stand_c)
     dec = "stand" if stand_c is not None and stand_c >= roll_c else "roll"
     return WinReadout(win, roll_c, stand_c, dec, final, must)

@@ -9,7 +9,7 @@ chance that the player on turn with status i beats the other with status j. A tu
 j is the five-dice turn (turn total, dice left): every counting roll adds points, so the turn is
 acyclic; standing at a running total c is worth 1 - W[j, status after the stand] (the barrel's
 status from the barrel up), a bust 1 - W[j, status after the bust]. On the barrel the turn is
-only "reach the target" (``fivedice._solve_reach``), so its value is a closed form.
+only "reach the target" (``fivedice.solve_reach``), so its value is a closed form.
 
 Totals can fall (the bolt penalty, the barrel's fall), so the banked states are not acyclic and
 there are no monotone layers: the whole table is solved by value iteration. Each sweep visits
@@ -55,7 +55,7 @@ from ..rules.fivedice import FiveDiceRules, Standing
 from . import fivedice as fd
 from .cachefile import save_npz
 from . import win as _win
-from .win import TOL, WinReadout, _readout
+from .win import TOL, WinReadout, win_readout
 
 FORMAT = 2            # 2: stand bits only from bits_from up
 DEPTH = 11           # steps of the floor below zero, and of exact_from above the floor
@@ -116,7 +116,7 @@ def thousand_win_rules(rules: Any = "thousand", floor: int | None = None,
         from ..settings import ThousandSettings
 
         base = fd.as_rules(rules)
-        values = {k: getattr(base, k) for k in turn._FIELDS["thousand"]}
+        values = {k: getattr(base, k) for k in turn.RULE_FIELDS["thousand"]}
         values["pits"] = [tuple(p) for p in values["pits"]]
         five = ThousandSettings(**{**values, **over}).turn_rules()
     else:
@@ -142,7 +142,7 @@ def thousand_win_rules(rules: Any = "thousand", floor: int | None = None,
 
 
 # ----- statuses ----------------------------------------------------------------------------------
-class _Statuses:
+class Statuses:
     """Every status of one player, numbered: first the opened totals floor..top-1 with no bolt
     (so the status after a stand at c is c - floor), then the other bolt counts, the unopened
     totals (0 and lower by whole penalties) and the barrel's attempts."""
@@ -224,7 +224,7 @@ class _Kernel:
     """The five-dice rolls as distinct (points, next dice) rows and a [5, rows] chance matrix."""
 
     def __init__(self, r: FiveDiceRules):
-        k = fd._kernel(r.kernel_key, auto=True)
+        k = fd.roll_kernel(r.kernel_key, auto=True)
         pairs = sorted(set(zip(k.opt_pts.tolist(), k.opt_next.tolist())))
         pos = {p: q for q, p in enumerate(pairs)}
         self.pts = np.array([p for p, _ in pairs])
@@ -256,7 +256,7 @@ class _Block:
     levels: list["_Block"] = None   # the block's pairs by level, most bolts first
 
 
-def _bit_offsets(st: _Statuses) -> tuple[np.ndarray, int]:
+def _bit_offsets(st: Statuses) -> tuple[np.ndarray, int]:
     """Where each pair's stand bits start: one byte per running total c = b .. top - 1, for
     the pairs of two statuses from ``bits_from`` up (-1: none)."""
     S = st.n
@@ -272,13 +272,13 @@ def _bit_offsets(st: _Statuses) -> tuple[np.ndarray, int]:
 class _Solver:
     def __init__(self, tr: ThousandWinRules):
         self.tr = tr
-        self.st = st = _Statuses(tr)
+        self.st = st = Statuses(tr)
         self.k = _Kernel(tr.five)
         self.barrel_rows = np.flatnonzero(st.on_barrel)
         self.reach = 0.0
         if len(self.barrel_rows):
             a_u = int(st.need[self.barrel_rows[0]])
-            self.reach = float(fd._solve_reach(tr.five.kernel_key, a_u, True).roll[5, 0])
+            self.reach = float(fd.solve_reach(tr.five.kernel_key, a_u, True).roll[5, 0])
         # policy bits: one byte per (pair, running total), bits n = 1..4
         self.bit_off, self.n_bits = _bit_offsets(st)
         self.blocks: list[_Block] = []
@@ -475,23 +475,23 @@ class ThousandWinTable:
         throws ``dice_left`` (5 with a turn total > 0: hot dice, which must be rolled)."""
         i, j = self.status(me), self.status(other)
         u = self.rules.unit
-        t_pts = fd._check_total(self.rules.five, turn_total)
-        n = fd._check_n(dice_left)
+        t_pts = fd.check_total(self.rules.five, turn_total)
+        n = fd.check_n(dice_left)
         st, k = self.st, self._solver.k
         if t_pts == 0:
             if n != 5:
                 raise RuleError(L_("a turn starts with all five dice"))
-            return _readout(float(self.W[i, j]), None, False, None)
+            return win_readout(float(self.W[i, j]), None, False, None)
         t = t_pts
         y = 1.0 - self.W[j, st.bust[i]]
         need = int(st.need[i])
         hot = n == 5
         may = t >= need and not hot
         if st.on_barrel[i]:
-            sol = fd._solve_reach(self.rules.five.kernel_key, need, True)
-            p = fd._roll_value(sol, n, t)
+            sol = fd.solve_reach(self.rules.five.kernel_key, need, True)
+            p = fd.solution_roll_value(sol, n, t)
             roll_c = p + (1.0 - p) * y
-            return _readout(float(roll_c), 1.0 if may else None, False, (need - t) * u
+            return win_readout(float(roll_c), 1.0 if may else None, False, (need - t) * u
                             if t < need else None)
         c = int(st.total[i]) + t
         R, M, _y = self._turn(i, j)
@@ -503,7 +503,7 @@ class ThousandWinTable:
             vreg = np.where(k.nxt == 5, v5, M)
             roll_c = float(k.mix[n - 1] @ vreg + k.bust[n - 1] * y)
             stand_c = 1.0 if st.win_at_top else 1.0 - float(self.W[j, st.barrel0])
-        return _readout(roll_c, stand_c if may else None, False, None)
+        return win_readout(roll_c, stand_c if may else None, False, None)
 
     def stands_at(self, i, j, t, n) -> np.ndarray:
         """Arrays of status numbers i (on turn), j, turn totals t (units, > 0) and dice n:
@@ -547,7 +547,7 @@ def table_if_cached(rules: Any = "thousand", **over) -> ThousandWinTable | None:
 
 def is_big(tr: ThousandWinRules) -> bool:
     """Whether building this table takes many minutes (more than ``BIG`` statuses)."""
-    return _Statuses(tr).n > BIG
+    return Statuses(tr).n > BIG
 
 
 def table_for_play(rules: Any, wait: bool = True) -> ThousandWinTable | None:
@@ -576,7 +576,7 @@ def _load(path: Path, tr: ThousandWinRules) -> ThousandWinTable | None:
     z, meta = _win.read_with_meta(path, "W", "bits")
     if not z:
         return None
-    st = _Statuses(tr)
+    st = Statuses(tr)
     W, bits = z["W"], z["bits"]
     if meta.get("key") != tr.key or meta.get("format") != FORMAT \
             or W.shape != (st.n + 1, st.n + 1) \

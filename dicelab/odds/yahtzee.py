@@ -166,11 +166,11 @@ class _Dice:
 
 
 @cache
-def _dice() -> _Dice:
+def dice_table() -> _Dice:
     return _Dice()
 
 
-class _Block:
+class Block:
     """Work arrays for ``n`` states, with each step of the chain prebuilt as views.
 
     ``be`` holds a value per keep (rows, as in ``_Dice``) and state (columns); its last 252
@@ -179,7 +179,7 @@ class _Block:
     def __init__(self, n: int, dtype=np.float64):
         self.n = n
         self.be = np.empty((462, n), dtype)
-        self.rolls = self.be[_dice().off[5]:]
+        self.rolls = self.be[dice_table().off[5]:]
 
     @cached_property
     def w(self) -> np.ndarray:  # (the numpy steps' work arrays: only made where used)
@@ -200,7 +200,7 @@ class _Block:
         return self.m_ops
 
     def _ops(self) -> None:
-        D, be, n = _dice(), self.be, self.n
+        D, be, n = dice_table(), self.be, self.n
         tmp = np.empty((1512, n), be.dtype)
         # level 4 .. 0: a keep is the average of it plus one die
         self.__dict__["e_ops"] = e_ops = []
@@ -238,7 +238,7 @@ class _Block:
     def chain(self, rerolls: int) -> None:
         """``rolls``: values of final rolls in, of first rolls (``rerolls`` to go) out."""
         if _kernel is not None and self.be.dtype == np.float64:
-            D = _dice()
+            D = dice_table()
             _kernel.chain(self.be, rerolls, D.e_rows, D.e_kids, D.m_rows, D.m_ptr, D.m_subs)
             return
         for _ in range(rerolls):
@@ -249,7 +249,7 @@ class _Block:
 # ----- scoring tables, all from rules.yahtzee.scoring_options ----------------------------------
 def _points() -> np.ndarray:
     """(13, 252) points of every outcome (in ``_Dice`` order) in every box, all boxes open."""
-    return _dice().points
+    return dice_table().points
 
 
 def _joker_card_of(mask: int) -> np.ndarray:
@@ -309,11 +309,11 @@ class _JokerCards:
         return np.stack([self.rows[int(m)] for m in masks])
 
 
-def _options_matrix(mask: int, joker: bool) -> np.ndarray:
+def options_matrix(mask: int, joker: bool) -> np.ndarray:
     """(13, 252): the points of each outcome in each box that may be filled now, -1 elsewhere."""
     S = np.where([[not mask & BIT[b]] for b in BOXES], _points(), -1)
     if joker and mask & YAHTZEE_BIT:
-        S[:, _dice().yahtzee_rows] = _joker_card(mask).T
+        S[:, dice_table().yahtzee_rows] = _joker_card(mask).T
     return S
 
 
@@ -407,7 +407,7 @@ class _Solver:
     def __init__(self, rules: _Rules, V: np.ndarray | None = None, dtype=np.float64,
                  all_cards: bool = True):
         self.r = rules
-        self.D = _dice()
+        self.D = dice_table()
         self.Sf = np.ascontiguousarray(_points(), dtype=np.float64)
         self.slices = {}  # a box's scoring rolls, one slice in _Dice's order
         for b in PATTERN_BOXES + (YAHTZEE,):
@@ -509,10 +509,10 @@ class _Solver:
                 np.take(L.G[g][:, i:j], self.D.count[:, g], axis=0, out=tmp, mode="clip")
                 np.maximum(out, tmp, out=out)
 
-    def block(self, L: _Level, i: int, j: int, blk: _Block) -> np.ndarray:
+    def block(self, L: _Level, i: int, j: int, blk: Block) -> np.ndarray:
         """Values at the start of the turn of states i..j."""
         if blk.n != j - i:
-            blk = _Block(j - i, self.dtype)
+            blk = Block(j - i, self.dtype)
         prob = self.D.prob
         if self.dtype == np.float64:
             self.final_roll(L, i, j, blk.rolls, blk.w)
@@ -546,7 +546,7 @@ class _Solver:
                 def work(i, m=m, y=y, u=u, out=out, size=size):
                     blk = getattr(local, "blk", None)
                     if blk is None:
-                        blk = local.blk = _Block(CHUNK, self.dtype)
+                        blk = local.blk = Block(CHUNK, self.dtype)
                     j = min(i + size, len(m))
                     L = self.level(m[i:j], y[i:j], u[i:j])
                     for a in range(0, j - i, CHUNK):
@@ -655,7 +655,7 @@ class YahtzeeTable:
         key = (mask, y, u)
         if key not in self._turns:
             sv = self._solver
-            blk = _Block(1)
+            blk = Block(1)
             L = sv.level(np.array([mask]), np.array([y]), np.array([u]))
             sv.final_roll(L, 0, 1, blk.rolls, blk.w)
             W, E = [blk.rolls[:, 0].copy()], [None]
@@ -674,8 +674,8 @@ class YahtzeeTable:
         of the turn from each roll with t re-rolls left, keeping for that box."""
         if mask not in self._hits:
             opened = [i for i in range(NBOX) if not mask & (1 << i)]
-            hits = (_options_matrix(mask, self.settings.joker)[opened] > 0).T
-            blk = _Block(len(opened))
+            hits = (options_matrix(mask, self.settings.joker)[opened] > 0).T
+            blk = Block(len(opened))
             blk.rolls[:] = hits
             H = [hits.astype(np.float64)]
             for _ in range(self._rules.rerolls):
@@ -855,7 +855,7 @@ def load_shipped(settings_or_preset: YahtzeeSettings | str = "official",
         pick = np.isin(m, cards[::max(1, len(cards) // CHECK_CARDS)])
         m, y, u = m[pick], y[pick], u[pick]
         L = sv.level(m, y, u)
-        again = sv.block(L, 0, len(m), _Block(len(m)))
+        again = sv.block(L, 0, len(m), Block(len(m)))
         if not np.allclose(again, V[rules.index(m, y, u)], rtol=0, atol=1e-9):
             return None
     return YahtzeeTable(settings, V)

@@ -8,14 +8,14 @@ import numpy as np
 
 from ..dice import check_dice
 from ..rules.yahtzee import BOXES
-from .yahtzee import BIT, _Block, _dice, _options_matrix
+from .yahtzee import BIT, Block, dice_table, options_matrix
 
 
 @lru_cache(maxsize=4096)
 def _turn(mask: int, joker: bool, rerolls: int) -> tuple[np.ndarray, list]:
     """(best immediate points of each final roll (252), [None, E1, E2, ...] keep values)."""
-    final = _options_matrix(mask, joker).max(axis=0).astype(np.float64)
-    blk = _Block(1)
+    final = options_matrix(mask, joker).max(axis=0).astype(np.float64)
+    blk = Block(1)
     blk.rolls[:, 0] = final
     keeps = [None]
     for _ in range(rerolls):
@@ -28,7 +28,7 @@ def _turn(mask: int, joker: bool, rerolls: int) -> tuple[np.ndarray, list]:
 def greedy_choice(open_boxes, dice, rerolls_left: int, joker: bool, rerolls: int):
     """("keep", sorted dice) to re-roll the rest, or ("box", name): the choice that maximises the
     expected points of the box filled at the end of this turn."""
-    D = _dice()
+    D = dice_table()
     dice = tuple(sorted(check_dice(dice, 5)))
     mask = sum(BIT[b] for b in BOXES if b not in set(open_boxes))
     o = D.outcome[dice]
@@ -40,6 +40,6 @@ def greedy_choice(open_boxes, dice, rerolls_left: int, joker: bool, rerolls: int
         keep = D.keeps[sub[best]]
         if len(keep) < 5 and values[best] > final[o] + 1e-9:
             return ("keep", keep)
-    column = _options_matrix(mask, joker)[:, o]
+    column = options_matrix(mask, joker)[:, o]
     # highest points now; ties go to the first box on the card
     return ("box", BOXES[int(np.argmax(column))])

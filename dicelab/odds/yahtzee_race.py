@@ -29,7 +29,7 @@ import numpy as np
 
 from ..dice import multisets
 from ..rules.yahtzee import UPPER, scoring_options, upper_bonus_due, yahtzee_bonus_due
-from .yahtzee import _dice
+from .yahtzee import dice_table
 
 __all__ = ["Race", "gains", "policy_distributions", "race", "race_for"]
 
@@ -40,7 +40,7 @@ TIE = 1e-12  # win chances closer than this are equal: the option with more poin
 def _transition() -> np.ndarray:
     """(462, 252): the chance of each outcome (``_Dice`` order) after keeping each keep and
     rolling the other dice."""
-    D = _dice()
+    D = dice_table()
     T = np.zeros((len(D.keeps), len(D.outcomes)))
     for r, k in enumerate(D.keeps):
         n = 5 - len(k)
@@ -53,7 +53,7 @@ def _transition() -> np.ndarray:
 def _options() -> np.ndarray:
     """(252, 31): each outcome's re-roll keeps (its sub-multisets but itself), padded by
     repeating one (a repeat changes no maximum)."""
-    D = _dice()
+    D = dice_table()
     rows = []
     for o, sub in zip(D.outcomes, D.sub):
         proper = [k for k in sub if k != D.row[o]]
@@ -71,7 +71,7 @@ def gains(box: str, upper_total: int, yahtzee_box: int | None, settings) -> np.n
 @lru_cache(maxsize=256)
 def _gains(box, upper, ybox, joker, ybonus, ubonus, threshold) -> tuple[int, ...]:
     out = []
-    for o in _dice().outcomes:
+    for o in dice_table().outcomes:
         pts = scoring_options(o, [box], ybox, joker)[box]
         g = pts + yahtzee_bonus_due(o, ybox, ybonus)
         if box in UPPER:
@@ -111,7 +111,7 @@ def policy_distributions(g: tuple[int, ...], rerolls: int):
     distinct gains in rising order and ``dist[a]`` (len(values) + 1 aims, len(values)) is the
     distribution of the gain over ``values`` from the first roll under ``policy`` when a gain
     above ``values[a - 1]`` wins (aim 0: any gain wins)."""
-    D = _dice()
+    D = dice_table()
     T, S = _transition(), _options()
     gv = np.asarray(g)
     values = np.unique(gv)
@@ -207,7 +207,7 @@ def race_for(box, upper_total, yahtzee_box, dice, rerolls_left, settings, total,
              others_to_play: int = 0) -> Race:
     """The readout for explicit inputs: ``win_given(final)`` the chance to win with that final
     score (``_win_given``; a test may pass its own)."""
-    D = _dice()
+    D = dice_table()
     gv = np.array(_gains(box, upper_total, yahtzee_box, settings.joker, settings.yahtzee_bonus,
                          settings.upper_bonus, settings.upper_bonus_threshold))
     memo = {int(x): win_given(total + int(x)) for x in np.unique(gv)}
@@ -251,4 +251,4 @@ def turn_start(game, seat: int | None = None) -> tuple[float, float] | None:
     if s.rerolls:
         Ew = _chain(U, s.rerolls)
         V = np.maximum(U, Ew[s.rerolls][_options()].max(axis=1))
-    return float(_dice().prob @ V[:, 0]), by_points
+    return float(dice_table().prob @ V[:, 0]), by_points

@@ -55,7 +55,7 @@ class FiveDiceRules:
         rule (the final turns), not a turn rule, so only Thousand's target is kept."""
         if variant == "bones":
             check_preset(values.get("preset", "hypercard"))
-        names = _FIELDS[variant]
+        names = RULE_FIELDS[variant]
         kw = {k: v for k, v in values.items() if k in names}
         if "pits" in kw:
             kw["pits"] = tuple((int(lo), int(hi)) for lo, hi in kw["pits"])
@@ -76,8 +76,9 @@ class FiveDiceRules:
 
 
 _ALL = {f.name for f in fields(FiveDiceRules)} - {"variant"}
-_FIELDS = {"bones": {"preset", "choose_keepers", "min_on_board"},
-           "thousand": _ALL - {"preset", "choose_keepers", "min_on_board"}}
+# the settings each variant's turn rules read (the rest keep their defaults)
+RULE_FIELDS = {"bones": {"preset", "choose_keepers", "min_on_board"},
+               "thousand": _ALL - {"preset", "choose_keepers", "min_on_board"}}
 
 
 class Standing(NamedTuple):

@@ -72,7 +72,6 @@ class Play(ComputerPace, param.Parameterized):
         self.records = records
         self._cb = None
         self._observers: list = []
-        self._recorded_end = False
         self._unsettled = None
         self._thinking = False
         self._following = True

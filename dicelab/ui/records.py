@@ -10,6 +10,7 @@ import os
 import sqlite3
 import threading
 import time
+import weakref
 from pathlib import Path
 
 import param
@@ -50,6 +51,7 @@ class RecordStore(param.Parameterized):
         self.path = sqlite_path(path if path is not None else default_path())
         self.problem = None  # a damaged file set aside, or one that cannot be used: the page
         self._open()         # shows it (a lazy message)
+        self._ended: weakref.WeakSet = weakref.WeakSet()  # games whose end is recorded
 
     def _open(self, again: bool = False) -> None:
         """Check the file (a damaged one is set aside and the records start afresh), then make
@@ -176,8 +178,8 @@ class RecordStore(param.Parameterized):
             turn = play.ui.turn_points(e, before_turn_total)
             if turn:
                 self.offer(v, "single_turn", int(turn), who)
-        if g.is_over and not getattr(play, "_recorded_end", False):
-            play._recorded_end = True
+        if g.is_over and g not in self._ended:
+            self._ended.add(g)
             totals = g.totals()
             best = max(range(g.n_seats), key=lambda i: totals[i])
             self.offer(v, "game_total", int(totals[best]), g.seats[best].name)
