@@ -287,9 +287,9 @@ def private_attributes() -> list[tuple[str, str]]:
 # another object's underscored attributes dicelab reads on purpose, each with the reason
 PRIVATE_ATTRIBUTES = {
     # param, Panel, Bokeh and Tornado internals with no public equivalent (third-party APIs)
-    ("dicelab.ui.session", "pn.state._param__private"), ("dicelab.ui.table", "o._param__private"),
     ("dicelab.ui.notebook", "pn.extension._loaded"), ("dicelab.ui.wire", "protocol._messages"),
     ("dicelab.ui.wire", "connection._socket"), ("dicelab.ui.wire", "models._new_models"),
+    ("dicelab.ui.table", "o._param__private"),  # a view's watchers removed when it goes
     # namedtuple's public API is underscored so that it cannot clash with a field's name
     ("dicelab.lab.win", "turn.Standing._fields"), ("dicelab.rules.fivedice", "p._replace"),
     # not yet: made public, the live play-outs stopped publishing (issue 34's report)
