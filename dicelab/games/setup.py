@@ -367,7 +367,8 @@ def yahtzee_position(seats, settings=None, *, cards, current: int = 0, dice=(), 
     if not is_whole(rolls) or not (1 <= rolls <= s.rerolls + 1 if dice else rolls == 0):
         raise PositionError("rolls", L_("rolls: from 1 to {most} with dice on the table, 0 "
                                         "without", most=s.rerolls + 1))
-    state = evolve(evolve(g.state, current=current), cards=tuple(built), dice=dice, rolls=int(rolls),
+    state = evolve(evolve(g.state, current=current), cards=tuple(built), dice=dice,
+                   rolls=int(rolls),
                    yahtzee_bonuses=bonuses,
                    bonus_points=tuple(k * s.yahtzee_bonus for k in bonuses),
                    turn=sum(filled))

@@ -3,8 +3,8 @@
 The way Neller and Presser solved Pig: a state is (my banked total b, the other's banked total
 o, my turn total t, dice the next roll throws n), in units of 50, plus what the rules make part
 of it: being on the board is b > 0 (a stand needs a positive turn total), and the final turn
-after someone reached the target (docs/explanation/rules.md "Bones": every other player gets one final turn; the
-highest total wins and a tie goes to the player who reached it first).
+after someone reached the target (docs/explanation/rules.md "Bones": every other player gets
+one final turn; the highest total wins and a tie goes to the player who reached it first).
 
 - Final turn (the other has o >= target): I win exactly if this turn ends with a stand above o,
   so the chance is the chance to reach o - b + 1 units (and the minimum on board) this turn,
@@ -712,9 +712,9 @@ def _checked(r: WinRules, banked, opponent, turn_total, dice_left) -> tuple[int,
 
 def final_readout(rules: Any, banked: int, opponent: int, turn_total: int = 0,
                   dice_left: int = 5) -> WinReadout:
-    """My final turn (the other has reached the target, docs/explanation/rules.md "Bones"): I win exactly if
-    this turn ends with a stand above ``opponent`` (a tie goes to who reached it first), so
-    the chances are the chance to reach that far, rolling until then (``_reach``). Exact, and
+    """My final turn (the other has reached the target, docs/explanation/rules.md "Bones"): I
+    win exactly if this turn ends with a stand above ``opponent`` (a tie goes to who reached it
+    first), so the chances are the chance to reach that far, rolling until then (``_reach``). Exact, and
     needs no win table: it holds for any target."""
     r = win_rules(rules)
     b, o, t, n = _checked(r, banked, opponent, turn_total, dice_left)

@@ -1,7 +1,8 @@
 """Exact chance to win a two-seat game of Thousand ("1000") under play that maximises it.
 
-docs/explanation/rules.md "Thousand": opening, pits, the barrel with its attempts and fall, bolts in a row and
-their penalty; a stand from the barrel that reaches the target wins at once (no final round).
+docs/explanation/rules.md "Thousand": opening, pits, the barrel with its attempts and fall,
+bolts in a row and their penalty; a stand from the barrel that reaches the target wins at once
+(no final round).
 
 A player's standing between turns is a *status*: banked total (units of 5), opened, bolts in a
 row, and on the barrel with the attempts used (``rules.fivedice.Standing``). W[i, j] is the

@@ -250,7 +250,8 @@ def check_standing(r: FiveDiceRules, p: Standing) -> None:
                            total=total, target=r.target))
 
 
-# ----- Bones between turns: the final turns and the winner (docs/explanation/rules.md "Bones") ---------------------
+# ----- Bones between turns: the final turns and the winner -----------------------------------
+# (docs/explanation/rules.md "Bones")
 # The game (games/bones.py), the computers (players/fivedice.py) and the lab's two loops
 # (lab/fivedice.py, lab/win.py) all sequence a Bones game with these, on plain numbers or on
 # arrays (one entry per game; ``final_from`` -1 where nobody has reached the target yet).

@@ -40,14 +40,16 @@ class _OutOfFiles:
 
     def failed(self, exc: OSError) -> None:
         if not self.refused:
-            log.warning("out of file descriptors (%s): new connections wait until some close; "  # i18n: not shown
-                        "the open pages go on", exc.strerror)
+            # i18n: not shown (a log line)
+            log.warning("out of file descriptors (%s): new connections wait until some "
+                        "close; the open pages go on", exc.strerror)
         self.refused += 1
         self.total += 1
 
     def accepted(self) -> None:
         if self.refused:
-            log.warning("accepting connections again (%d tries found no file descriptor)",  # i18n: not shown
+            # i18n: not shown (a log line)
+            log.warning("accepting connections again (%d tries found no file descriptor)",
                         self.refused)
             self.refused = 0
 

@@ -9,7 +9,6 @@ import gc
 import logging
 import threading
 
-import panel as pn
 
 from .wire import corked, flush_stuck_writes, served_doc
 

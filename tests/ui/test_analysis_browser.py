@@ -9,12 +9,12 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-T = 30_000  # ms: the machine is shared, a step may wait for a busy core
-
 from dicelab.cli import main
 from dicelab.games import new_game
 from dicelab.players import make_player
 from dicelab.ui.analysis import encode_game
+
+T = 30_000  # ms: the machine is shared, a step may wait for a busy core
 
 pytestmark = pytest.mark.browser
 
