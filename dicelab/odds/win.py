@@ -714,8 +714,8 @@ def final_readout(rules: Any, banked: int, opponent: int, turn_total: int = 0,
                   dice_left: int = 5) -> WinReadout:
     """My final turn (the other has reached the target, docs/explanation/rules.md "Bones"): I
     win exactly if this turn ends with a stand above ``opponent`` (a tie goes to who reached it
-    first), so the chances are the chance to reach that far, rolling until then (``_reach``). Exact, and
-    needs no win table: it holds for any target."""
+    first), so the chances are the chance to reach that far, rolling until then
+    (``_reach``). Exact, and needs no win table: it holds for any target."""
     r = win_rules(rules)
     b, o, t, n = _checked(r, banked, opponent, turn_total, dice_left)
     if o < r.target // r.unit:
