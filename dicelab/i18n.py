@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import gettext
+import math
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -163,7 +164,12 @@ def number(value: Any, lang: str | None = None) -> str:
 def _format_decimal(value: int | float, lang: str) -> str:
     from babel.numbers import format_decimal
 
-    return format_decimal(value, locale=lang)
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)  # nan, inf: a refusal quoting what it was given must still render
+    try:
+        return format_decimal(value, locale=lang)
+    except (ArithmeticError, ValueError):  # (a hostile 10**400 overflows Babel's decimals)
+        return str(value)
 
 
 def fixed(value: float, digits: int = 2, lang: str | None = None) -> str:

@@ -118,7 +118,7 @@ def test_a_session_built_from_its_websocket_reads_the_proxied_address(monkeypatc
     init = app_mod.DicelabApp.__init__
 
     def reading(self, *args, **kw):
-        seen.append(lobby._client_address())
+        seen.append(lobby.client_address())
         init(self, *args, **kw)
     monkeypatch.setattr(app_mod.DicelabApp, "__init__", reading)
 
