@@ -37,7 +37,9 @@ def test_rules_and_a_new_language_on_a_room_page(monkeypatch, tmp_path):
     assert app._start_screen is None
     app._rules_btn.clicks += 1  # the header's Rules: the dialog needs the start screen
     assert app._start_screen is not None
-    assert app._rules_slot.objects == [app._start_screen._rules]
+    rules = app._start_screen._rules  # the dialog (a Viewer: the slot holds its layout)
+    assert rules is not None and rules.open
+    assert app._rules_slot.objects == [rules.__panel__()]
     assert app._start_screen._go.label == "Commencer une nouvelle partie"  # made in French
 
 

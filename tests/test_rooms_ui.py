@@ -251,7 +251,9 @@ def test_seat_tags_and_banner_speak_of_this_screen(backend):
         assert kind == "you"
     else:
         assert kind == "cpu" and "ANN" not in head
-        assert ("(COMPUTER)" in head) == (current == 2)
+        # the computer seat "Computer 1" says what it is in its name: no "(COMPUTER)" after it
+        # (issue 40); Bob away is played by a computer and said so
+        assert ("(COMPUTER)" in head) == (current == 1), head
 
 
 # ----- the lobby and a room's screen --------------------------------------------------------------

@@ -203,7 +203,9 @@ class CoachView(pn.viewable.Viewer):
         return pn.pane.HTML(
             f"<div class='coach-totals' data-testid='coach-totals'>"
             f"<p>{esc(values)}</p>{notes}"
-            f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+            # a phone's column is narrower than the table: it scrolls, not the page
+            f"<div style='overflow-x:auto;max-width:100%'>"
+            f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>"
             + (f"<p style='margin:8px 0 2px'>{costliest}</p><ul>{worst}</ul>"
                if worst else "") + "</div>",
             sizing_mode="stretch_width", stylesheets=[CSS])

@@ -123,7 +123,7 @@ def you(play, seat: int) -> str | None:
     """The name of whoever is on ``seat``, or None where it is this person's own seat (the
     sentences say "You ..." then)."""
     if not play.is_mine(seat):
-        return play.game.seats[seat].name
+        return names.shown_name(play.game.seats[seat].name)
     return None
 
 

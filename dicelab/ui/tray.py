@@ -10,6 +10,7 @@ from panel.custom import JSComponent
 from panel.io.document import hold
 
 from ..i18n import _, text
+from ..names import shown_name
 
 from .keys import seen_in
 from .notebook import FixedDesign
@@ -90,7 +91,9 @@ def tray_description(play: Play) -> dict:
             "announce": " ".join(text(e.text) for e in play.last_events) or play.message,
             "words": tray_words()}
     last = next((e for e in reversed(g.history) if e.data.get("dice") is not None), None)
-    roller = g.seats[last.seat].name if last is not None and last.seat is not None else ""
+    # the app's default names ("Computer") in the page's language
+    roller = (shown_name(g.seats[last.seat].name) if last is not None and last.seat is not None
+              else "")
     rolled, kept = play.ui.tray(play, view, roller, last, fresh)
     view["rolled"], view["kept"] = rolled, kept
     if g.is_over:  # nothing is kept "yet" once the game is over

@@ -13,6 +13,7 @@ import re
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 import dicelab
 from dicelab.rooms import ClassService
@@ -63,6 +64,10 @@ def test_a_teacher_and_four_students(browser, tmp_path):
         teacher.get_by_label("Name of the class").fill("Maths <9B>")
         teacher.get_by_label("Game", exact=True).select_option(label="Under40")
         teacher.get_by_text("Rules settings", exact=True).click()
+        # Under40's own fields first (its target 1,000): typed into the Bones form being
+        # replaced, the keys landed in the new field before its 1000 (seen at load 20)
+        expect(teacher.get_by_label("Target", exact=True).first).to_have_value(
+            re.compile("^1[,\\s\u202f]?000$"), timeout=30_000)
         App(teacher, server).set_field("Target", "40")
         teacher.get_by_role("button", name="Make the class").click()
         teacher.locator("[data-testid=class-code]").wait_for()

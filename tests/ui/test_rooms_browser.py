@@ -238,7 +238,7 @@ class Referee:
         """Until ``app`` (``name``'s browser) shows the game as the store holds it, with
         ``name`` on turn (the last event on top of its history, its banner saying so)."""
         g = self.game()
-        last = norm(g.history[-1].text)
+        last = norm(str(g.history[-1].text))
         try:
             app.wait_room("(s, w) => s.history.length > 0 && s.history[0].replace(/\\s+/g, ' ')"
                           ".endsWith(w)", last, timeout=timeout)
@@ -291,7 +291,7 @@ class Referee:
     def expected_view(self, game) -> dict:
         """What every browser must show of ``game``: scoreboard rows and recent history."""
         return {"rows": [[n, t] for n, t in zip(game.names, game.totals())],
-                "history": [norm(e.text) for e in game.history[::-1][:60]]}
+                "history": [norm(str(e.text)) for e in game.history[::-1][:60]]}
 
     def wait_same_view(self, apps, game=None, timeout: float = 15.0) -> dict:
         """Every browser in ``apps`` shows the store's game (scoreboard and history)."""
