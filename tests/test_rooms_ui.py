@@ -252,8 +252,8 @@ def test_seat_tags_and_banner_speak_of_this_screen(backend):
     else:
         assert kind == "cpu" and "ANN" not in head
         # the computer seat "Computer 1" says what it is in its name: no "(COMPUTER)" after it
-        # (issue 40); Bob away is played by a computer and said so
-        assert ("(COMPUTER)" in head) == (current == 1), head
+        # (issue 40; it said "Computer 1's TURN (COMPUTER)"); Bob away is still Bob's turn
+        assert "(COMPUTER)" not in head and ("Computer 1" in head) == (current == 2), head
 
 
 # ----- the lobby and a room's screen --------------------------------------------------------------
